@@ -1,0 +1,21 @@
+# idgen — PGXS build.  `make && make install`, then CREATE EXTENSION idgen.
+
+EXTENSION = idgen
+MODULE_big = idgen
+
+CORE_OBJS = src/core/uuidtext.o src/core/iuid_layout.o src/core/monotonic.o
+OBJS = src/idgen.o src/random.o src/fixedid.o src/iuid.o $(CORE_OBJS)
+
+DATA = $(wildcard sql/idgen--*.sql)
+
+# pg_regress inputs sql/<name>.sql, outputs expected/<name>.out
+REGRESS = iuid
+REGRESS_OPTS = --dbname=idgen_regress
+
+PG_CPPFLAGS = -I$(srcdir)/src
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+$(OBJS): $(wildcard $(srcdir)/src/*.h $(srcdir)/src/core/*.h)

@@ -1,0 +1,59 @@
+/*
+ * monotonic.h — the "monotonic random" generator of RFC 9562 §6.2 (method 2)
+ * as a pure state machine: the caller passes the clock reading and the random
+ * source, so the behaviour on frozen, stepping and bursting clocks can be
+ * replayed in unit tests.
+ *
+ * Rules (SPEC.md, common to the time-ordered types):
+ *  - a new millisecond takes a fresh random field with its top bit clear;
+ *  - the same millisecond, or a clock that went back by at most back_leeway_ms,
+ *    keeps the last millisecond and adds a fresh random increment >= 1;
+ *  - if the increment would overflow the field, the next millisecond is
+ *    borrowed (fresh random field there);
+ *  - a clock that went back further than back_leeway_ms is followed.
+ */
+#ifndef IDGEN_CORE_MONOTONIC_H
+#define IDGEN_CORE_MONOTONIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef uint64_t (*idg_rand64_fn) (void *ctx);
+
+typedef struct idg_mono_cfg
+{
+	unsigned	rand_bits;		/* width of the random field, 2..63 */
+	unsigned	inc_bits;		/* increments are 1 .. 2^inc_bits */
+	uint64_t	max_ms;			/* largest representable millisecond */
+	uint64_t	back_leeway_ms; /* how far back the clock may go and be ignored */
+} idg_mono_cfg;
+
+typedef struct idg_mono
+{
+	bool		valid;			/* false until the first id */
+	uint64_t	ms;				/* millisecond of the last id */
+	uint64_t	rand;			/* random field of the last id */
+} idg_mono;
+
+typedef enum idg_mono_status
+{
+	IDG_MONO_OK = 0,
+	IDG_MONO_TIME_RANGE			/* the millisecond does not fit max_ms */
+} idg_mono_status;
+
+/*
+ * Next id at clock reading now_ms; on success the id is (st->ms, st->rand).
+ * On failure the state is unchanged.
+ */
+extern idg_mono_status idg_mono_next(idg_mono *st, const idg_mono_cfg *cfg,
+									 uint64_t now_ms, idg_rand64_fn rnd, void *ctx);
+
+/*
+ * Next id for a given millisecond (backfill): the id always carries at_ms.
+ * Consecutive calls for the same millisecond increase; on overflow, or for a
+ * different millisecond, the random field is fresh.
+ */
+extern idg_mono_status idg_mono_next_at(idg_mono *st, const idg_mono_cfg *cfg,
+										uint64_t at_ms, idg_rand64_fn rnd, void *ctx);
+
+#endif							/* IDGEN_CORE_MONOTONIC_H */

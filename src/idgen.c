@@ -1,0 +1,114 @@
+/*
+ * idgen.c — module initialisation, the clock, and timestamp conversions
+ * shared by all id types.
+ */
+#include "idgen.h"
+
+#include <time.h>
+
+#include "mb/pg_wchar.h"
+#include "utils/guc.h"
+
+PG_MODULE_MAGIC;
+
+/* milliseconds from 1970-01-01 to PostgreSQL's epoch 2000-01-01 */
+#define UNIX_TO_PG_EPOCH_MS \
+	((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY * 1000)
+
+void		_PG_init(void);
+
+void
+_PG_init(void)
+{
+	/* no settings yet, but keep the namespace ours */
+#if PG_VERSION_NUM >= 150000
+	MarkGUCPrefixReserved("idgen");
+#else
+	EmitWarningsOnPlaceholders("idgen");
+#endif
+}
+
+uint64
+idgen_clock_ms(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_SYSTEM_ERROR),
+				 errmsg("could not read the real-time clock: %m")));
+	return (uint64) ts.tv_sec * 1000 + (uint64) ts.tv_nsec / 1000000;
+}
+
+static void
+time_out_of_range(const idgen_time_span *span)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+			 errmsg("timestamp out of range for type %s", span->typname),
+			 errdetail("Type %s represents times from %s to %s.",
+					   span->typname, span->first, span->last)));
+}
+
+uint64
+idgen_timestamp_to_units(TimestampTz ts, const idgen_time_span *span)
+{
+	int64		unix_ms;
+	int64		since;
+	int64		units;
+
+	if (TIMESTAMP_NOT_FINITE(ts))
+		time_out_of_range(span);
+
+	/* floor division: times before 2000 are negative */
+	unix_ms = ts / 1000 - (ts % 1000 < 0 ? 1 : 0) + UNIX_TO_PG_EPOCH_MS;
+	since = unix_ms - span->epoch_unix_ms;
+	if (since < 0)
+		time_out_of_range(span);
+	units = since / span->unit_ms;
+	if ((uint64) units > span->max_units)
+		time_out_of_range(span);
+	return (uint64) units;
+}
+
+TimestampTz
+idgen_units_to_timestamp(uint64 units, const idgen_time_span *span)
+{
+	int64		unix_ms = (int64) units * span->unit_ms + span->epoch_unix_ms;
+
+	return (TimestampTz) (unix_ms - UNIX_TO_PG_EPOCH_MS) * 1000;
+}
+
+int
+idgen_errdetail_bad_char(const char *input, size_t offset)
+{
+	/* the input is valid in the database encoding: name whole characters */
+	int			pos = pg_mbstrlen_with_len(input, (int) offset) + 1;
+	int			len = pg_mblen(input + offset);
+
+	return errdetail("Unexpected character \"%.*s\" at position %d.",
+					 len, input + offset, pos);
+}
+
+void
+idgen_mono_next_now(idg_mono *st, const idg_mono_cfg *cfg, const idgen_time_span *span)
+{
+	int64		now = (int64) idgen_clock_ms() - span->epoch_unix_ms;
+
+	if (now < 0 || idg_mono_next(st, cfg, (uint64) now, idgen_random_u64, NULL) != IDG_MONO_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				 errmsg("the system clock is outside the time span of type %s", span->typname),
+				 errdetail("Type %s represents times from %s to %s.",
+						   span->typname, span->first, span->last)));
+}
+
+void
+idgen_mono_next_at(idg_mono *st, const idg_mono_cfg *cfg, const idgen_time_span *span,
+				   TimestampTz at)
+{
+	uint64		ms = idgen_timestamp_to_units(at, span);
+
+	if (idg_mono_next_at(st, cfg, ms, idgen_random_u64, NULL) != IDG_MONO_OK)
+		time_out_of_range(span);
+}

@@ -1,0 +1,52 @@
+/*
+ * idgen.h — pieces shared by the per-type files of the idgen extension.
+ */
+#ifndef IDGEN_H
+#define IDGEN_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "utils/timestamp.h"
+
+#include "core/monotonic.h"
+
+/* random.c: cryptographically strong bytes, buffered per process */
+extern void idgen_random_bytes(void *dst, size_t len);
+extern uint64 idgen_random_u64(void *ctx);	/* an idg_rand64_fn */
+
+/* idgen.c: clock and timestamp conversions */
+extern uint64 idgen_clock_ms(void);
+
+/* A type's representable time span, in its own units since its own epoch. */
+typedef struct idgen_time_span
+{
+	const char *typname;
+	int64		epoch_unix_ms;	/* the type's epoch, as Unix milliseconds */
+	int64		unit_ms;		/* 1 for milliseconds, 1000 for seconds */
+	uint64		max_units;		/* largest representable value */
+	const char *first;			/* the span in words, for error details */
+	const char *last;
+} idgen_time_span;
+
+/* floor of ts in the span's units since its epoch; 22008 outside the span */
+extern uint64 idgen_timestamp_to_units(TimestampTz ts, const idgen_time_span *span);
+extern TimestampTz idgen_units_to_timestamp(uint64 units, const idgen_time_span *span);
+
+/* errdetail naming the offending character of a text input, by position */
+extern int	idgen_errdetail_bad_char(const char *input, size_t offset);
+
+/* 22P02 with a detail, the one message every type's text input uses */
+#define idgen_invalid_input(typname, input, detail) \
+	ereport(ERROR, \
+			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION), \
+			 errmsg("invalid input syntax for type %s: \"%s\"", (typname), (input)), \
+			 detail))
+
+/* generate the next id of a monotonic stream from the real-time clock */
+extern void idgen_mono_next_now(idg_mono *st, const idg_mono_cfg *cfg,
+								const idgen_time_span *span);
+extern void idgen_mono_next_at(idg_mono *st, const idg_mono_cfg *cfg,
+							   const idgen_time_span *span, TimestampTz at);
+
+#endif							/* IDGEN_H */

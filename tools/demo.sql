@@ -1,0 +1,42 @@
+-- idgen demo: ids generated in the database and taken apart again.
+CREATE EXTENSION idgen;
+SET TimeZone = 'UTC';
+
+-- An order table whose key is made by the database: country 42, entity 5.
+CREATE TABLE orders (
+    id      iuid PRIMARY KEY DEFAULT iuid_generate(42, 5),
+    item    text NOT NULL
+);
+INSERT INTO orders (item) VALUES ('tea'), ('coffee'), ('cake'), ('bread');
+
+-- Each id carries its creation time, country and entity; ids sort by time.
+SELECT id, iuid_timestamp(id) AS created, iuid_country(id) AS country,
+       iuid_entity(id) AS entity, iuid_format_version(id) AS format, item
+FROM orders ORDER BY id;
+
+-- An id from another region's shard tells where it belongs.
+SELECT iuid_country('017f22e2-79b0-802a-8141-23456789abcd') AS country,
+       iuid_timestamp('017f22e2-79b0-802a-8141-23456789abcd') AS created;
+
+-- A table partitioned by month on its id: the bounds are the least ids of each month.
+CREATE TABLE events (id iuid NOT NULL, payload text) PARTITION BY RANGE (id);
+CREATE TABLE events_2026_10 PARTITION OF events
+    FOR VALUES FROM (iuid_from_timestamp('2026-10-01 00:00+00')) TO (iuid_from_timestamp('2026-11-01 00:00+00'));
+CREATE TABLE events_2026_11 PARTITION OF events
+    FOR VALUES FROM (iuid_from_timestamp('2026-11-01 00:00+00')) TO (iuid_from_timestamp('2026-12-01 00:00+00'));
+CREATE TABLE events_2026_12 PARTITION OF events
+    FOR VALUES FROM (iuid_from_timestamp('2026-12-01 00:00+00')) TO (iuid_from_timestamp('2027-01-01 00:00+00'));
+
+-- Backfill: ids for given times land in their month's partition.
+INSERT INTO events
+SELECT iuid_generate(7, 1, t), 'event at ' || t
+FROM generate_series('2026-10-15'::timestamptz, '2026-12-15', '1 day') AS t;
+
+SELECT tableoid::regclass AS partition, count(*), min(iuid_timestamp(id)), max(iuid_timestamp(id))
+FROM events GROUP BY 1 ORDER BY 1;
+
+-- A query for November touches only November's partition.
+EXPLAIN (COSTS OFF)
+SELECT * FROM events
+WHERE id >= iuid_from_timestamp('2026-11-01 00:00+00')
+  AND id <  iuid_from_timestamp('2026-12-01 00:00+00');
