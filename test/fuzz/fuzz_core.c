@@ -1,0 +1,136 @@
+/*
+ * libFuzzer harness for the PostgreSQL-independent core.
+ *
+ * The first byte picks a target:
+ *  - text: any string either parses to 16 bytes that format canonically and
+ *    parse back identically, or fails with an offset inside the string;
+ *  - layout: any 16 bytes that validate as an iuid unpack and pack back to
+ *    the same bytes;
+ *  - generator: the input scripts clock steps and random words; while the
+ *    clock is at most 1 s behind, ids strictly increase.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iuid_layout.h"
+#include "monotonic.h"
+#include "uuidtext.h"
+
+#define CHECK(cond) do { if (!(cond)) abort(); } while (0)
+
+static void
+fuzz_text(const uint8_t *data, size_t size)
+{
+	char	   *s = malloc(size + 1);
+	uint8_t		out[16],
+				back[16];
+	char		text[IDG_UUID_TEXT_LEN + 1];
+	idg_uuid_parse_error err;
+	idg_uuid_parse_status st;
+	size_t		i;
+
+	memcpy(s, data, size);
+	s[size] = '\0';
+	st = idg_uuid_parse(s, out, &err);
+	if (st == IDG_UUID_OK)
+	{
+		idg_uuid_format(out, text);
+		CHECK(strlen(text) == IDG_UUID_TEXT_LEN);
+		for (i = 0; i < IDG_UUID_TEXT_LEN; i++)
+			CHECK((text[i] >= '0' && text[i] <= '9') || (text[i] >= 'a' && text[i] <= 'f') ||
+				  (text[i] == '-' && (i == 8 || i == 13 || i == 18 || i == 23)));
+		CHECK(idg_uuid_parse(text, back, &err) == IDG_UUID_OK);
+		CHECK(memcmp(out, back, 16) == 0);
+	}
+	else
+		CHECK(err.offset <= strlen(s));
+	free(s);
+}
+
+static void
+fuzz_layout(const uint8_t *data, size_t size)
+{
+	uint8_t		b[16] = {0},
+				back[16];
+	iuid_fields f;
+
+	memcpy(b, data, size < 16 ? size : 16);
+	if (iuid_validate(b) != IUID_CHECK_OK)
+		return;
+	iuid_unpack(b, &f);
+	iuid_pack(&f, back);
+	CHECK(memcmp(b, back, 16) == 0);
+}
+
+typedef struct script
+{
+	const uint8_t *p;
+	size_t		left;
+} script;
+
+static uint64_t
+script_rand(void *ctx)
+{
+	script	   *sc = ctx;
+	uint64_t	v = 0;
+	int			i;
+
+	for (i = 0; i < 8 && sc->left > 0; i++, sc->left--)
+		v = (v << 8) | *sc->p++;
+	return v;
+}
+
+static void
+fuzz_generator(const uint8_t *data, size_t size)
+{
+	/* small random field so that overflow and borrowing happen often */
+	static const idg_mono_cfg cfg = {.rand_bits = 12, .inc_bits = 4, .max_ms = 1u << 30,
+	.back_leeway_ms = 1000};
+	script		sc = {data, size};
+	idg_mono	st = {0};
+	uint64_t	now = 1u << 20;
+
+	while (sc.left >= 2)
+	{
+		uint64_t	pms = st.ms,
+					prand = st.rand;
+		int			had = st.valid;
+		int8_t		step = (int8_t) *sc.p++;
+
+		sc.left--;
+		/* steps of -128..127 ms, scaled up now and then to cross the 1 s leeway */
+		now += (int64_t) step * ((*sc.p & 0x80) ? 20 : 1);
+		if (idg_mono_next(&st, &cfg, now, script_rand, &sc) != IDG_MONO_OK)
+			return;
+		if (!had || now > pms)
+			CHECK(st.ms == now);
+		else if (pms - now <= cfg.back_leeway_ms)
+			CHECK(st.ms > pms || (st.ms == pms && st.rand > prand));
+		else
+			CHECK(st.ms == now);
+		CHECK(st.rand <= 0xFFF);
+	}
+}
+
+int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size == 0)
+		return 0;
+	switch (data[0] % 3)
+	{
+		case 0:
+			fuzz_text(data + 1, size - 1);
+			break;
+		case 1:
+			fuzz_layout(data + 1, size - 1);
+			break;
+		default:
+			fuzz_generator(data + 1, size - 1);
+			break;
+	}
+	return 0;
+}

@@ -1,0 +1,591 @@
+/*
+ * Unit tests of the PostgreSQL-independent core: the UUID text codec, the
+ * iuid layout and the monotonic generator on a fake clock.
+ *
+ * Vectors come from SPEC.md; generator expectations from its rules.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "bytes.h"
+#include "iuid_layout.h"
+#include "monotonic.h"
+#include "uuidtext.h"
+
+/* ---------- random sources ---------- */
+
+/* splitmix64: deterministic, well-spread */
+static uint64_t
+rng_splitmix(void *ctx)
+{
+	uint64_t   *s = ctx;
+	uint64_t	z = (*s += UINT64_C(0x9E3779B97F4A7C15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+	return z ^ (z >> 31);
+}
+
+static uint64_t
+rng_zero(void *ctx)
+{
+	(void) ctx;
+	return 0;
+}
+
+static uint64_t
+rng_ones(void *ctx)
+{
+	(void) ctx;
+	return UINT64_MAX;
+}
+
+static const idg_mono_cfg iuid_cfg = {
+	.rand_bits = IUID_RAND_BITS,
+	.inc_bits = 32,
+	.max_ms = IUID_MAX_MS,
+	.back_leeway_ms = 1000,
+};
+
+/* (ms, rand) strictly after (pms, prand)? the order of the packed ids */
+static int
+after(const idg_mono *a, uint64_t pms, uint64_t prand)
+{
+	return a->ms > pms || (a->ms == pms && a->rand > prand);
+}
+
+/* ---------- UUID text ---------- */
+
+static const uint8_t vec1[16] = {0x01, 0x7f, 0x22, 0xe2, 0x79, 0xb0, 0x80, 0x2a,
+0x81, 0x41, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd};
+
+static void
+test_uuid_parse_forms(void **state)
+{
+	/* every spelling core uuid_in accepts */
+	const char *forms[] = {
+		"017f22e2-79b0-802a-8141-23456789abcd",
+		"017F22E2-79B0-802A-8141-23456789ABCD",
+		"{017f22e2-79b0-802a-8141-23456789abcd}",
+		"017f22e279b0802a814123456789abcd",
+		"017f-22e2-79b0-802a-8141-2345-6789-abcd",
+		"{017f22e279b0802a814123456789abcd}",
+	};
+	size_t		i;
+
+	(void) state;
+	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
+	{
+		uint8_t		out[16];
+		idg_uuid_parse_error err;
+
+		assert_int_equal(idg_uuid_parse(forms[i], out, &err), IDG_UUID_OK);
+		assert_memory_equal(out, vec1, 16);
+	}
+}
+
+static void
+test_uuid_format(void **state)
+{
+	char		text[IDG_UUID_TEXT_LEN + 1];
+	uint8_t		all[16];
+
+	(void) state;
+	idg_uuid_format(vec1, text);
+	assert_string_equal(text, "017f22e2-79b0-802a-8141-23456789abcd");
+	memset(all, 0xff, 16);
+	idg_uuid_format(all, text);
+	assert_string_equal(text, "ffffffff-ffff-ffff-ffff-ffffffffffff");
+}
+
+static void
+expect_parse_error(const char *in, idg_uuid_parse_status want, size_t offset, int digits)
+{
+	uint8_t		out[16];
+	idg_uuid_parse_error err;
+
+	assert_int_equal(idg_uuid_parse(in, out, &err), want);
+	assert_int_equal(err.offset, offset);
+	assert_int_equal(err.hex_digits, digits);
+}
+
+static void
+test_uuid_parse_errors(void **state)
+{
+	(void) state;
+	expect_parse_error("", IDG_UUID_EMPTY, 0, 0);
+	expect_parse_error("{", IDG_UUID_EMPTY, 1, 0);
+	/* 31 digits: input ends inside the last pair */
+	expect_parse_error("017f22e2-79b0-802a-8141-23456789abc", IDG_UUID_TOO_SHORT, 35, 31);
+	/* 30 digits: input ends on a pair boundary */
+	expect_parse_error("017f22e2-79b0-802a-8141-23456789ab", IDG_UUID_TOO_SHORT, 34, 30);
+	expect_parse_error("017f22e2-79b0-802a-8141-23456789abcd0", IDG_UUID_TOO_LONG, 36, 33);
+	expect_parse_error("017f22e2-79b0-802a-8141-23456789abcd-0", IDG_UUID_TOO_LONG, 36, 33);
+	/* 'g' is at offset 3, the second digit of the second pair */
+	expect_parse_error("017g22e2-79b0-802a-8141-23456789abcd", IDG_UUID_BAD_CHAR, 3, 31);
+	/* a hyphen inside a pair */
+	expect_parse_error("017f2-2e2-79b0-802a-8141-23456789abc", IDG_UUID_BAD_CHAR, 5, 31);
+	/* two hyphens in a row */
+	expect_parse_error("017f22e2--79b0-802a-8141-23456789abcd", IDG_UUID_BAD_CHAR, 9, 32);
+	/* a trailing hyphen only */
+	expect_parse_error("017f22e2-79b0-802a-8141-23456789abcd-", IDG_UUID_BAD_CHAR, 36, 32);
+	expect_parse_error("{017f22e2-79b0-802a-8141-23456789abcd", IDG_UUID_NO_CLOSING_BRACE, 37, 32);
+	expect_parse_error("017f22e2-79b0-802a-8141-23456789abcd}", IDG_UUID_BAD_CHAR, 36, 32);
+	expect_parse_error(" 017f22e2-79b0-802a-8141-23456789abcd", IDG_UUID_BAD_CHAR, 0, 32);
+}
+
+/* ---------- iuid layout ---------- */
+
+static void
+test_iuid_vectors(void **state)
+{
+	iuid_fields f;
+	uint8_t		packed[16];
+	uint8_t		v2[16];
+	idg_uuid_parse_error err;
+
+	(void) state;
+	/* SPEC: ts 0x017F22E279B0, country 42, entity 5, random 0x0123456789ABCD */
+	iuid_unpack(vec1, &f);
+	assert_true(f.ms == UINT64_C(0x017F22E279B0));
+	assert_int_equal(f.format_version, 0);
+	assert_int_equal(f.country, 42);
+	assert_int_equal(f.entity, 5);
+	assert_true(f.rand == UINT64_C(0x0123456789ABCD));
+	assert_int_equal(iuid_validate(vec1), IUID_CHECK_OK);
+	iuid_pack(&f, packed);
+	assert_memory_equal(packed, vec1, 16);
+
+	/* SPEC: country 255, entity 255, random 2^54-1 */
+	assert_int_equal(idg_uuid_parse("017f22e2-79b0-80ff-bfff-ffffffffffff", v2, &err), IDG_UUID_OK);
+	iuid_unpack(v2, &f);
+	assert_true(f.ms == UINT64_C(0x017F22E279B0));
+	assert_int_equal(f.country, 255);
+	assert_int_equal(f.entity, 255);
+	assert_true(f.rand == (UINT64_C(1) << 54) - 1);
+	iuid_pack(&f, packed);
+	assert_memory_equal(packed, v2, 16);
+}
+
+static void
+test_iuid_validate(void **state)
+{
+	uint8_t		b[16];
+
+	(void) state;
+	memcpy(b, vec1, 16);
+	b[6] = 0x40;				/* version 4 */
+	assert_int_equal(iuid_validate(b), IUID_CHECK_VERSION);
+	assert_int_equal(iuid_version_nibble(b), 4);
+	memcpy(b, vec1, 16);
+	b[8] = 0xC1;				/* variant 0b11 */
+	assert_int_equal(iuid_validate(b), IUID_CHECK_VARIANT);
+	b[8] = 0x41;				/* variant 0b01 */
+	assert_int_equal(iuid_validate(b), IUID_CHECK_VARIANT);
+	assert_int_equal(iuid_variant_bits(b), 1);
+}
+
+/* packing is a bijection on the field ranges: random fields round-trip */
+static void
+test_iuid_roundtrip_random(void **state)
+{
+	uint64_t	seed = 42;
+	int			i;
+
+	(void) state;
+	for (i = 0; i < 100000; i++)
+	{
+		iuid_fields f = {
+			.ms = rng_splitmix(&seed) & IUID_MAX_MS,
+			.format_version = (unsigned) rng_splitmix(&seed) & 0xF,
+			.country = (unsigned) rng_splitmix(&seed) & 0xFF,
+			.entity = (unsigned) rng_splitmix(&seed) & 0xFF,
+			.rand = rng_splitmix(&seed) & IUID_MAX_RAND,
+		};
+		iuid_fields g;
+		uint8_t		b[16];
+		char		text[IDG_UUID_TEXT_LEN + 1];
+		uint8_t		back[16];
+		idg_uuid_parse_error err;
+
+		iuid_pack(&f, b);
+		assert_int_equal(iuid_validate(b), IUID_CHECK_OK);
+		iuid_unpack(b, &g);
+		assert_true(g.ms == f.ms && g.rand == f.rand);
+		assert_int_equal(g.format_version, f.format_version);
+		assert_int_equal(g.country, f.country);
+		assert_int_equal(g.entity, f.entity);
+		idg_uuid_format(b, text);
+		assert_int_equal(idg_uuid_parse(text, back, &err), IDG_UUID_OK);
+		assert_memory_equal(back, b, 16);
+	}
+}
+
+/* time dominates order: later ms compare greater whatever the other fields */
+static void
+test_iuid_order_by_time(void **state)
+{
+	iuid_fields a = {.ms = 1000, .country = 255, .entity = 255, .rand = IUID_MAX_RAND};
+	iuid_fields b = {.ms = 1001, .country = 0, .entity = 0, .rand = 0};
+	uint8_t		pa[16],
+				pb[16];
+
+	(void) state;
+	iuid_pack(&a, pa);
+	iuid_pack(&b, pb);
+	assert_true(memcmp(pa, pb, 16) < 0);
+}
+
+/* ---------- monotonic generator ---------- */
+
+static void
+test_mono_first_id(void **state)
+{
+	idg_mono	st = {0};
+
+	(void) state;
+	/* a fresh field has its top bit clear, even from all-ones randomness */
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 5000, rng_ones, NULL), IDG_MONO_OK);
+	assert_true(st.valid);
+	assert_true(st.ms == 5000);
+	assert_true(st.rand == (UINT64_C(1) << 53) - 1);
+}
+
+static void
+test_mono_frozen_clock(void **state)
+{
+	uint64_t	seed = 7;
+	idg_mono	st = {0};
+	uint64_t	prand;
+	int			i;
+
+	(void) state;
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_splitmix, &seed), IDG_MONO_OK);
+	for (i = 0; i < 100000; i++)
+	{
+		prand = st.rand;
+		assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_splitmix, &seed), IDG_MONO_OK);
+		/* same millisecond, increment between 1 and 2^32 */
+		assert_true(st.ms == 1000);
+		assert_true(st.rand > prand);
+		assert_true(st.rand - prand <= (UINT64_C(1) << 32));
+	}
+}
+
+static void
+test_mono_increment_at_least_one(void **state)
+{
+	idg_mono	st = {0};
+
+	(void) state;
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_zero, NULL), IDG_MONO_OK);
+	assert_true(st.rand == 0);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_zero, NULL), IDG_MONO_OK);
+	assert_true(st.rand == 1);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_zero, NULL), IDG_MONO_OK);
+	assert_true(st.rand == 2);
+}
+
+static void
+test_mono_new_millisecond_fresh(void **state)
+{
+	idg_mono	st = {0};
+
+	(void) state;
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_zero, NULL), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_zero, NULL), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_zero, NULL), IDG_MONO_OK);
+	assert_true(st.rand == 2);
+	/* the next millisecond starts over from fresh randomness */
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1001, rng_zero, NULL), IDG_MONO_OK);
+	assert_true(st.ms == 1001);
+	assert_true(st.rand == 0);
+}
+
+static void
+test_mono_clock_back_500ms(void **state)
+{
+	uint64_t	seed = 11;
+	idg_mono	st = {0};
+	uint64_t	pms,
+				prand;
+	uint64_t	now;
+
+	(void) state;
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 100000, rng_splitmix, &seed), IDG_MONO_OK);
+	/* the clock steps back 500 ms and creeps forward again */
+	for (now = 99500; now <= 100000; now++)
+	{
+		pms = st.ms;
+		prand = st.rand;
+		assert_int_equal(idg_mono_next(&st, &iuid_cfg, now, rng_splitmix, &seed), IDG_MONO_OK);
+		assert_true(st.ms == 100000);	/* keeps the last millisecond */
+		assert_true(after(&st, pms, prand));
+	}
+	/* past the last millisecond the clock is followed again */
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 100001, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_true(st.ms == 100001);
+}
+
+static void
+test_mono_clock_back_1s_edge(void **state)
+{
+	uint64_t	seed = 12;
+	idg_mono	st = {0};
+	uint64_t	prand;
+
+	(void) state;
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 100000, rng_splitmix, &seed), IDG_MONO_OK);
+	prand = st.rand;
+	/* exactly 1000 ms back is still within the leeway */
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 99000, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_true(st.ms == 100000 && st.rand > prand);
+	/* 1001 ms back is not */
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 98999, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_true(st.ms == 98999);
+}
+
+static void
+test_mono_clock_back_5s(void **state)
+{
+	uint64_t	seed = 13;
+	idg_mono	st = {0};
+	uint64_t	pms,
+				prand;
+
+	(void) state;
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 100000, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 95000, rng_splitmix, &seed), IDG_MONO_OK);
+	/* beyond the leeway the clock is followed; uniqueness rests on the random bits */
+	assert_true(st.ms == 95000);
+	assert_true(st.rand < (UINT64_C(1) << 53));
+	/* and from there on ids increase again */
+	pms = st.ms;
+	prand = st.rand;
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 95000, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_true(after(&st, pms, prand));
+}
+
+static void
+test_mono_overflow_borrows(void **state)
+{
+	uint64_t	seed = 14;
+	idg_mono	st = {.valid = true, .ms = 1000, .rand = IUID_MAX_RAND - 5};
+	uint64_t	pms,
+				prand;
+
+	(void) state;
+	/* an increment of 2^32 (all-ones randomness) cannot fit: borrow 1001 */
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_ones, NULL), IDG_MONO_OK);
+	assert_true(st.ms == 1001);
+	assert_true(st.rand == (UINT64_C(1) << 53) - 1);
+
+	/* the clock still reads 1000: the borrowed millisecond is kept, ids increase */
+	pms = st.ms;
+	prand = st.rand;
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_true(st.ms == 1001 && after(&st, pms, prand));
+	pms = st.ms;
+	prand = st.rand;
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1001, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_true(st.ms == 1001 && after(&st, pms, prand));
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1002, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_true(st.ms == 1002);
+}
+
+/* the smallest increment that overflows, exactly at the boundary */
+static void
+test_mono_overflow_boundary(void **state)
+{
+	idg_mono	st = {.valid = true, .ms = 1000, .rand = IUID_MAX_RAND - 1};
+
+	(void) state;
+	/* +1 fits exactly */
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_zero, NULL), IDG_MONO_OK);
+	assert_true(st.ms == 1000 && st.rand == IUID_MAX_RAND);
+	/* +1 more does not */
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_zero, NULL), IDG_MONO_OK);
+	assert_true(st.ms == 1001 && st.rand == 0);
+}
+
+/* a long burst on a frozen clock borrows milliseconds and keeps order */
+static void
+test_mono_burst_borrows_many(void **state)
+{
+	idg_mono	st = {0};
+	uint64_t	pms,
+				prand;
+	long		i;
+
+	(void) state;
+	/*
+	 * All-ones randomness: each millisecond starts at 2^53-1 and takes 2^21
+	 * increments of 2^32 to reach 2^54-1 exactly, so it holds 2^21+1 ids and
+	 * 3 * 2^21 more calls end in the third borrowed millisecond, 1002.
+	 */
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_ones, NULL), IDG_MONO_OK);
+	for (i = 0; i < 3L * (1L << 21); i++)
+	{
+		pms = st.ms;
+		prand = st.rand;
+		assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_ones, NULL), IDG_MONO_OK);
+		if (!after(&st, pms, prand))
+			fail_msg("id %ld not increasing", i);
+	}
+	assert_true(st.ms == 1002);
+}
+
+static void
+test_mono_time_range(void **state)
+{
+	uint64_t	seed = 15;
+	idg_mono	st = {.valid = true, .ms = IUID_MAX_MS, .rand = IUID_MAX_RAND};
+	idg_mono	before = st;
+
+	(void) state;
+	/* borrowing past the last millisecond fails and leaves the state alone */
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, IUID_MAX_MS, rng_splitmix, &seed),
+					 IDG_MONO_TIME_RANGE);
+	assert_memory_equal(&st, &before, sizeof(st));
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, IUID_MAX_MS + 1, rng_splitmix, &seed),
+					 IDG_MONO_TIME_RANGE);
+	assert_memory_equal(&st, &before, sizeof(st));
+}
+
+/*
+ * A random walk of the clock: forward jumps, small and large steps back.
+ * Property: while the clock is at most 1 s behind the last id, ids increase;
+ * otherwise the id takes the clock's millisecond.
+ */
+static void
+test_mono_random_walk(void **state)
+{
+	uint64_t	seed = 99,
+				walk = 1234;
+	idg_mono	st = {0};
+	uint64_t	now = UINT64_C(1000000000);
+	int			i,
+				back_small = 0,
+				back_big = 0;
+
+	(void) state;
+	for (i = 0; i < 200000; i++)
+	{
+		uint64_t	r = rng_splitmix(&walk);
+		uint64_t	pms = st.ms,
+					prand = st.rand;
+		int			had = st.valid;
+
+		/* mostly frozen or creeping forward, now and then a step back */
+		switch (r % 8)
+		{
+			case 0:
+			case 1:
+				now += r % 5;
+				break;
+			case 2:
+				if ((r >> 3) % 32 == 0)
+					now -= (r >> 8) % 1001;	/* back by up to 1 s */
+				break;
+			case 3:
+				if ((r >> 3) % 256 == 0)
+					now -= 1001 + (r >> 8) % 10000;	/* back by more than 1 s */
+				break;
+			default:
+				break;
+		}
+		assert_int_equal(idg_mono_next(&st, &iuid_cfg, now, rng_splitmix, &seed), IDG_MONO_OK);
+		if (!had || now > pms)
+			assert_true(st.ms == now);
+		else if (pms - now <= 1000)
+		{
+			assert_true(after(&st, pms, prand));
+			back_small += pms > now;
+		}
+		else
+		{
+			assert_true(st.ms == now);
+			back_big++;
+		}
+	}
+	/* the walk did exercise both kinds of step back */
+	assert_true(back_small > 100);
+	assert_true(back_big > 10);
+}
+
+static void
+test_mono_backfill(void **state)
+{
+	uint64_t	seed = 16;
+	idg_mono	st = {0};
+	uint64_t	prand;
+
+	(void) state;
+	assert_int_equal(idg_mono_next_at(&st, &iuid_cfg, 5000, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_true(st.ms == 5000 && st.rand < (UINT64_C(1) << 53));
+	prand = st.rand;
+	/* the same millisecond again: increasing, same millisecond */
+	assert_int_equal(idg_mono_next_at(&st, &iuid_cfg, 5000, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_true(st.ms == 5000 && st.rand > prand);
+	/* an earlier millisecond is honoured, never moved */
+	assert_int_equal(idg_mono_next_at(&st, &iuid_cfg, 10, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_true(st.ms == 10);
+	/* overflow does not borrow: the id must carry the requested time */
+	st.rand = IUID_MAX_RAND;
+	assert_int_equal(idg_mono_next_at(&st, &iuid_cfg, 10, rng_ones, NULL), IDG_MONO_OK);
+	assert_true(st.ms == 10 && st.rand == (UINT64_C(1) << 53) - 1);
+	assert_int_equal(idg_mono_next_at(&st, &iuid_cfg, IUID_MAX_MS + 1, rng_ones, NULL),
+					 IDG_MONO_TIME_RANGE);
+	assert_true(st.ms == 10);
+}
+
+/* ---------- byte helpers ---------- */
+
+static void
+test_bytes(void **state)
+{
+	uint8_t		b[8];
+
+	(void) state;
+	idg_store_be64(b, UINT64_C(0x0102030405060708));
+	assert_int_equal(b[0], 1);
+	assert_int_equal(b[7], 8);
+	assert_true(idg_load_be64(b) == UINT64_C(0x0102030405060708));
+	assert_true(idg_mask(0) == 0);
+	assert_true(idg_mask(54) == (UINT64_C(1) << 54) - 1);
+	assert_true(idg_mask(64) == UINT64_MAX);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bytes),
+		cmocka_unit_test(test_uuid_parse_forms),
+		cmocka_unit_test(test_uuid_format),
+		cmocka_unit_test(test_uuid_parse_errors),
+		cmocka_unit_test(test_iuid_vectors),
+		cmocka_unit_test(test_iuid_validate),
+		cmocka_unit_test(test_iuid_roundtrip_random),
+		cmocka_unit_test(test_iuid_order_by_time),
+		cmocka_unit_test(test_mono_first_id),
+		cmocka_unit_test(test_mono_frozen_clock),
+		cmocka_unit_test(test_mono_increment_at_least_one),
+		cmocka_unit_test(test_mono_new_millisecond_fresh),
+		cmocka_unit_test(test_mono_clock_back_500ms),
+		cmocka_unit_test(test_mono_clock_back_1s_edge),
+		cmocka_unit_test(test_mono_clock_back_5s),
+		cmocka_unit_test(test_mono_overflow_borrows),
+		cmocka_unit_test(test_mono_overflow_boundary),
+		cmocka_unit_test(test_mono_burst_borrows_many),
+		cmocka_unit_test(test_mono_time_range),
+		cmocka_unit_test(test_mono_random_walk),
+		cmocka_unit_test(test_mono_backfill),
+	};
+
+	return cmocka_run_group_tests_name("idgen core", tests, NULL, NULL);
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Every test: core unit tests (cmocka), a bounded fuzz run of the core
+# (libFuzzer), pg_regress against a scratch cluster, and the TAP tests
+# (PostgreSQL::Test::Cluster).  Ends with one line "idgen: N passed, M failed".
+source "$(dirname "$0")/lib.sh"
+
+PASSED=0
+FAILED=0
+FAILED_SUITES=()
+
+# record SUITE PASSED FAILED
+record() {
+	PASSED=$((PASSED + $2))
+	FAILED=$((FAILED + $3))
+	[ "$3" -eq 0 ] || FAILED_SUITES+=("$1")
+	say "$1: $2 passed, $3 failed"
+}
+
+run_unit() {
+	local log=$IDGEN_WORK/unit.log p f
+	make -s -C "$IDGEN_ROOT/test/unit" check >"$log" 2>&1 || true
+	cat "$log"
+	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
+	f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
+	# a build failure or crash prints no summary: count it as a failure
+	grep -q '^\[  PASSED  \]' "$log" || f=$((f + 1))
+	record unit "$p" "$f"
+}
+
+run_fuzz() {
+	local log=$IDGEN_WORK/fuzz.log
+	if make -s -C "$IDGEN_ROOT/test/fuzz" run FUZZ_SECONDS="${IDGEN_FUZZ_SECONDS:-30}" >"$log" 2>&1; then
+		tail -n 2 "$log"
+		record fuzz 1 0
+	else
+		tail -n 40 "$log"
+		record fuzz 0 1
+	fi
+}
+
+run_regress() {
+	local out=$IDGEN_WORK/regress p f
+	mkdir -p "$out"
+	if make -s -C "$IDGEN_ROOT" PG_CONFIG="$PG_CONFIG" installcheck \
+		EXTRA_REGRESS_OPTS="--outputdir=$out" >"$out/make.log" 2>&1; then :; fi
+	cat "$out/make.log"
+	[ -f "$out/regression.diffs" ] && cat "$out/regression.diffs"
+	p=$(grep -cE '^(ok|test) .* ok( |$)|^ok [0-9]+ ' "$out/make.log" || true)
+	f=$(grep -cE 'FAILED|failed \(' "$out/make.log" || true)
+	[ "$p" -gt 0 ] || [ "$f" -gt 0 ] || f=1
+	record regress "$p" "$f"
+}
+
+run_tap() {
+	local dir=$IDGEN_WORK/tap log p f
+	# the server user must be able to read the tests and write its logs
+	mkdir -p "$dir"
+	cp -r "$IDGEN_ROOT/test/t" "$dir/"
+	[ "$(id -u)" -eq 0 ] && chown -R "$SERVER_USER" "$dir"
+	log=$dir/prove.log
+	(cd "$dir" && as_server env PATH="$PG_BIN:$PATH" TESTDIR="$dir" \
+		PG_REGRESS="$PGXS_DIR/src/test/regress/pg_regress" \
+		prove -I "$PGXS_DIR/src/test/perl" t/*.pl) >"$log" 2>&1 || true
+	cat "$log"
+	p=$(sed -n 's/^Files=[0-9]*, Tests=\([0-9]*\),.*/\1/p' "$log")
+	p=${p:-0}
+	f=$(sed -n 's/^Failed [0-9]*\/\([0-9]*\) subtests.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
+	if ! grep -q '^Result: PASS' "$log"; then
+		[ "$f" -gt 0 ] || f=1
+		for t in "$dir"/tmp_check/log/regress_log_*; do
+			[ -f "$t" ] && { echo "== $t"; tail -n 60 "$t"; }
+		done
+	fi
+	record tap $((p - f)) "$f"
+}
+
+idgen_deps
+idgen_workdir
+say "building with -Werror"
+idgen_build -Werror
+run_unit
+run_fuzz
+idgen_install
+say "regression tests on a scratch cluster"
+idgen_cluster_start
+run_regress
+idgen_cluster_stop
+say "TAP tests"
+run_tap
+
+[ ${#FAILED_SUITES[@]} -eq 0 ] || say "failing suites: ${FAILED_SUITES[*]}"
+echo "idgen: $PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
