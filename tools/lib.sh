@@ -68,10 +68,16 @@ idgen_cleanup() {
 	return $rc
 }
 
-# make with PostgreSQL's CFLAGS; extra CFLAGS (e.g. -Werror) as arguments
+# Build in a copy of the tree inside the scratch directory, so runs never
+# share or leave build output in the checkout.  Extra CFLAGS (e.g. -Werror)
+# as arguments, on top of PostgreSQL's own.
 idgen_build() {
-	make -s -C "$IDGEN_ROOT" PG_CONFIG="$PG_CONFIG" clean >/dev/null
-	make -s -C "$IDGEN_ROOT" PG_CONFIG="$PG_CONFIG" PG_CFLAGS="$*"
+	IDGEN_BUILD=$IDGEN_WORK/build
+	mkdir -p "$IDGEN_BUILD"
+	tar -C "$IDGEN_ROOT" --exclude=./.git --exclude=./results --exclude='*.o' \
+		--exclude='*.so' --exclude='*.bc' --exclude=./test/fuzz/corpus-run \
+		--exclude=./test/fuzz/fuzz_core --exclude=./test/unit/test_core -cf - . | tar -C "$IDGEN_BUILD" -xf -
+	make -s -C "$IDGEN_BUILD" PG_CONFIG="$PG_CONFIG" PG_CFLAGS="$*"
 }
 
 # A private copy of the PostgreSQL tree with idgen installed into it.  The
@@ -81,7 +87,7 @@ idgen_install() {
 	mkdir -p "$inst/usr/lib/postgresql" "$inst/usr/share/postgresql"
 	cp -a "/usr/lib/postgresql/$PG_MAJOR" "$inst/usr/lib/postgresql/"
 	cp -a "/usr/share/postgresql/$PG_MAJOR" "$inst/usr/share/postgresql/"
-	make -s -C "$IDGEN_ROOT" PG_CONFIG="$PG_CONFIG" install DESTDIR="$inst" >/dev/null
+	make -s -C "$IDGEN_BUILD" PG_CONFIG="$PG_CONFIG" install DESTDIR="$inst" >/dev/null
 	PG_BIN=$inst/usr/lib/postgresql/$PG_MAJOR/bin
 	PGXS_DIR=$inst/usr/lib/postgresql/$PG_MAJOR/lib/pgxs
 }

@@ -18,7 +18,7 @@ record() {
 
 run_unit() {
 	local log=$IDGEN_WORK/unit.log p f
-	make -s -C "$IDGEN_ROOT/test/unit" check >"$log" 2>&1 || true
+	make -s -C "$IDGEN_BUILD/test/unit" check >"$log" 2>&1 || true
 	cat "$log"
 	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
 	f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
@@ -29,7 +29,7 @@ run_unit() {
 
 run_fuzz() {
 	local log=$IDGEN_WORK/fuzz.log
-	if make -s -C "$IDGEN_ROOT/test/fuzz" run FUZZ_SECONDS="${IDGEN_FUZZ_SECONDS:-30}" >"$log" 2>&1; then
+	if make -s -C "$IDGEN_BUILD/test/fuzz" run FUZZ_SECONDS="${IDGEN_FUZZ_SECONDS:-30}" >"$log" 2>&1; then
 		tail -n 2 "$log"
 		record fuzz 1 0
 	else
@@ -41,7 +41,7 @@ run_fuzz() {
 run_regress() {
 	local out=$IDGEN_WORK/regress p f
 	mkdir -p "$out"
-	if make -s -C "$IDGEN_ROOT" PG_CONFIG="$PG_CONFIG" installcheck \
+	if make -s -C "$IDGEN_BUILD" PG_CONFIG="$PG_CONFIG" installcheck \
 		EXTRA_REGRESS_OPTS="--outputdir=$out" >"$out/make.log" 2>&1; then :; fi
 	cat "$out/make.log"
 	[ -f "$out/regression.diffs" ] && cat "$out/regression.diffs"
@@ -55,7 +55,7 @@ run_tap() {
 	local dir=$IDGEN_WORK/tap log p f
 	# the server user must be able to read the tests and write its logs
 	mkdir -p "$dir"
-	cp -r "$IDGEN_ROOT/test/t" "$dir/"
+	cp -r "$IDGEN_BUILD/test/t" "$dir/"
 	[ "$(id -u)" -eq 0 ] && chown -R "$SERVER_USER" "$dir"
 	log=$dir/prove.log
 	(cd "$dir" && as_server env PATH="$PG_BIN:$PATH" TESTDIR="$dir" \
