@@ -10,7 +10,6 @@ DATA = $(wildcard sql/idgen--*.sql)
 
 # pg_regress inputs sql/<name>.sql, outputs expected/<name>.out
 REGRESS = iuid
-REGRESS_OPTS = --dbname=idgen_regress
 
 PG_CPPFLAGS = -I$(srcdir)/src
 

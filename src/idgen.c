@@ -40,14 +40,20 @@ idgen_clock_ms(void)
 	return (uint64) ts.tv_sec * 1000 + (uint64) ts.tv_nsec / 1000000;
 }
 
+static int
+errdetail_span(const idgen_time_span *span)
+{
+	return errdetail("Type %s represents times from %s to %s.",
+					 span->typname, span->first, span->last);
+}
+
 static void
 time_out_of_range(const idgen_time_span *span)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 			 errmsg("timestamp out of range for type %s", span->typname),
-			 errdetail("Type %s represents times from %s to %s.",
-					   span->typname, span->first, span->last)));
+			 errdetail_span(span)));
 }
 
 uint64
@@ -99,8 +105,7 @@ idgen_mono_next_now(idg_mono *st, const idg_mono_cfg *cfg, const idgen_time_span
 		ereport(ERROR,
 				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 				 errmsg("the system clock is outside the time span of type %s", span->typname),
-				 errdetail("Type %s represents times from %s to %s.",
-						   span->typname, span->first, span->last)));
+				 errdetail_span(span)));
 }
 
 void

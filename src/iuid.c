@@ -45,6 +45,16 @@ iuid_errdetail_check(iuid_check check, const uint8 *data)
 					 iuid_variant_bits(data) >> 1, iuid_variant_bits(data) & 1);
 }
 
+/* 22P02 unless the bytes carry iuid's version and variant */
+static void
+iuid_validate_input(const uint8 *data, const char *shown)
+{
+	iuid_check	check = iuid_validate(data);
+
+	if (check != IUID_CHECK_OK)
+		idgen_invalid_input("iuid", shown, iuid_errdetail_check(check, data));
+}
+
 static int
 iuid_errdetail_parse(idg_uuid_parse_status status, const idg_uuid_parse_error *err,
 					 const char *input)
@@ -73,14 +83,11 @@ iuid_in(PG_FUNCTION_ARGS)
 	iuid	   *result = palloc(sizeof(iuid));
 	idg_uuid_parse_error err;
 	idg_uuid_parse_status status;
-	iuid_check	check;
 
 	status = idg_uuid_parse(input, result->data, &err);
 	if (status != IDG_UUID_OK)
 		idgen_invalid_input("iuid", input, iuid_errdetail_parse(status, &err, input));
-	check = iuid_validate(result->data);
-	if (check != IUID_CHECK_OK)
-		idgen_invalid_input("iuid", input, iuid_errdetail_check(check, result->data));
+	iuid_validate_input(result->data, input);
 	PG_RETURN_IUID_P(result);
 }
 
@@ -132,16 +139,13 @@ iuid_from_uuid(PG_FUNCTION_ARGS)
 {
 	pg_uuid_t  *u = PG_GETARG_UUID_P(0);
 	iuid	   *result = palloc(sizeof(iuid));
-	iuid_check	check;
+	char		text[IDG_UUID_TEXT_LEN + 1];
 
 	memcpy(result->data, u->data, IUID_LEN);
-	check = iuid_validate(result->data);
-	if (check != IUID_CHECK_OK)
+	if (iuid_validate(result->data) != IUID_CHECK_OK)
 	{
-		char		text[IDG_UUID_TEXT_LEN + 1];
-
 		idg_uuid_format(u->data, text);
-		idgen_invalid_input("iuid", text, iuid_errdetail_check(check, result->data));
+		iuid_validate_input(result->data, text);
 	}
 	PG_RETURN_IUID_P(result);
 }
@@ -209,42 +213,40 @@ iuid_from_timestamp(PG_FUNCTION_ARGS)
 	return iuid_make(&least, 0, 0);
 }
 
-PG_FUNCTION_INFO_V1(iuid_timestamp);
-Datum
-iuid_timestamp(PG_FUNCTION_ARGS)
+/* the fields of argument 0, for the extractors */
+static iuid_fields
+iuid_arg_fields(FunctionCallInfo fcinfo)
 {
 	iuid_fields f;
 
 	iuid_unpack(PG_GETARG_IUID_P(0)->data, &f);
-	PG_RETURN_TIMESTAMPTZ(idgen_units_to_timestamp(f.ms, &iuid_span));
+	return f;
+}
+
+PG_FUNCTION_INFO_V1(iuid_timestamp);
+Datum
+iuid_timestamp(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_TIMESTAMPTZ(idgen_units_to_timestamp(iuid_arg_fields(fcinfo).ms, &iuid_span));
 }
 
 PG_FUNCTION_INFO_V1(iuid_country);
 Datum
 iuid_country(PG_FUNCTION_ARGS)
 {
-	iuid_fields f;
-
-	iuid_unpack(PG_GETARG_IUID_P(0)->data, &f);
-	PG_RETURN_INT32((int32) f.country);
+	PG_RETURN_INT32((int32) iuid_arg_fields(fcinfo).country);
 }
 
 PG_FUNCTION_INFO_V1(iuid_entity);
 Datum
 iuid_entity(PG_FUNCTION_ARGS)
 {
-	iuid_fields f;
-
-	iuid_unpack(PG_GETARG_IUID_P(0)->data, &f);
-	PG_RETURN_INT32((int32) f.entity);
+	PG_RETURN_INT32((int32) iuid_arg_fields(fcinfo).entity);
 }
 
 PG_FUNCTION_INFO_V1(iuid_format_version);
 Datum
 iuid_format_version(PG_FUNCTION_ARGS)
 {
-	iuid_fields f;
-
-	iuid_unpack(PG_GETARG_IUID_P(0)->data, &f);
-	PG_RETURN_INT32((int32) f.format_version);
+	PG_RETURN_INT32((int32) iuid_arg_fields(fcinfo).format_version);
 }

@@ -113,6 +113,17 @@ idgen_cluster_start() {
 	export PGHOST=$sock PGPORT=5439 PGUSER=postgres PGDATABASE=postgres
 }
 
+# Everything up to a running scratch cluster: packages, build, install.
+idgen_setup_cluster() {
+	idgen_deps
+	idgen_workdir
+	say "building"
+	idgen_build
+	idgen_install
+	say "starting a throwaway cluster in $IDGEN_WORK"
+	idgen_cluster_start
+}
+
 idgen_cluster_stop() {
 	as_server "$PG_BIN/pg_ctl" -D "$PGDATA" -m fast -w stop >/dev/null
 }

@@ -56,13 +56,7 @@ declare -A PK_DDL=(
 )
 
 START=$SECONDS
-idgen_deps
-idgen_workdir
-say "building"
-idgen_build
-idgen_install
-say "starting a throwaway cluster in $IDGEN_WORK"
-idgen_cluster_start
+idgen_setup_cluster
 
 idgen_psql <<'SQL'
 CREATE EXTENSION idgen;

@@ -103,39 +103,47 @@ test_uuid_format(void **state)
 }
 
 static void
-expect_parse_error(const char *in, idg_uuid_parse_status want, size_t offset, int digits)
-{
-	uint8_t		out[16];
-	idg_uuid_parse_error err;
-
-	assert_int_equal(idg_uuid_parse(in, out, &err), want);
-	assert_int_equal(err.offset, offset);
-	assert_int_equal(err.hex_digits, digits);
-}
-
-static void
 test_uuid_parse_errors(void **state)
 {
+	static const struct
+	{
+		const char *in;
+		idg_uuid_parse_status want;
+		size_t		offset;
+		int			digits;
+	}			cases[] = {
+		{"", IDG_UUID_EMPTY, 0, 0},
+		{"{", IDG_UUID_EMPTY, 1, 0},
+		/* 31 digits: input ends inside the last pair */
+		{"017f22e2-79b0-802a-8141-23456789abc", IDG_UUID_TOO_SHORT, 35, 31},
+		/* 30 digits: input ends on a pair boundary */
+		{"017f22e2-79b0-802a-8141-23456789ab", IDG_UUID_TOO_SHORT, 34, 30},
+		{"017f22e2-79b0-802a-8141-23456789abcd0", IDG_UUID_TOO_LONG, 36, 33},
+		{"017f22e2-79b0-802a-8141-23456789abcd-0", IDG_UUID_TOO_LONG, 36, 33},
+		/* 'g' is at offset 3, the second digit of the second pair */
+		{"017g22e2-79b0-802a-8141-23456789abcd", IDG_UUID_BAD_CHAR, 3, 31},
+		/* a hyphen inside a pair */
+		{"017f2-2e2-79b0-802a-8141-23456789abc", IDG_UUID_BAD_CHAR, 5, 31},
+		/* two hyphens in a row */
+		{"017f22e2--79b0-802a-8141-23456789abcd", IDG_UUID_BAD_CHAR, 9, 32},
+		/* a trailing hyphen only */
+		{"017f22e2-79b0-802a-8141-23456789abcd-", IDG_UUID_BAD_CHAR, 36, 32},
+		{"{017f22e2-79b0-802a-8141-23456789abcd", IDG_UUID_NO_CLOSING_BRACE, 37, 32},
+		{"017f22e2-79b0-802a-8141-23456789abcd}", IDG_UUID_BAD_CHAR, 36, 32},
+		{" 017f22e2-79b0-802a-8141-23456789abcd", IDG_UUID_BAD_CHAR, 0, 32},
+	};
+	size_t		i;
+
 	(void) state;
-	expect_parse_error("", IDG_UUID_EMPTY, 0, 0);
-	expect_parse_error("{", IDG_UUID_EMPTY, 1, 0);
-	/* 31 digits: input ends inside the last pair */
-	expect_parse_error("017f22e2-79b0-802a-8141-23456789abc", IDG_UUID_TOO_SHORT, 35, 31);
-	/* 30 digits: input ends on a pair boundary */
-	expect_parse_error("017f22e2-79b0-802a-8141-23456789ab", IDG_UUID_TOO_SHORT, 34, 30);
-	expect_parse_error("017f22e2-79b0-802a-8141-23456789abcd0", IDG_UUID_TOO_LONG, 36, 33);
-	expect_parse_error("017f22e2-79b0-802a-8141-23456789abcd-0", IDG_UUID_TOO_LONG, 36, 33);
-	/* 'g' is at offset 3, the second digit of the second pair */
-	expect_parse_error("017g22e2-79b0-802a-8141-23456789abcd", IDG_UUID_BAD_CHAR, 3, 31);
-	/* a hyphen inside a pair */
-	expect_parse_error("017f2-2e2-79b0-802a-8141-23456789abc", IDG_UUID_BAD_CHAR, 5, 31);
-	/* two hyphens in a row */
-	expect_parse_error("017f22e2--79b0-802a-8141-23456789abcd", IDG_UUID_BAD_CHAR, 9, 32);
-	/* a trailing hyphen only */
-	expect_parse_error("017f22e2-79b0-802a-8141-23456789abcd-", IDG_UUID_BAD_CHAR, 36, 32);
-	expect_parse_error("{017f22e2-79b0-802a-8141-23456789abcd", IDG_UUID_NO_CLOSING_BRACE, 37, 32);
-	expect_parse_error("017f22e2-79b0-802a-8141-23456789abcd}", IDG_UUID_BAD_CHAR, 36, 32);
-	expect_parse_error(" 017f22e2-79b0-802a-8141-23456789abcd", IDG_UUID_BAD_CHAR, 0, 32);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	{
+		uint8_t		out[16];
+		idg_uuid_parse_error err;
+
+		assert_int_equal(idg_uuid_parse(cases[i].in, out, &err), cases[i].want);
+		assert_int_equal(err.offset, cases[i].offset);
+		assert_int_equal(err.hex_digits, cases[i].digits);
+	}
 }
 
 /* ---------- iuid layout ---------- */
