@@ -194,3 +194,189 @@ COMMENT ON FUNCTION iuid_timestamp(iuid) IS 'creation time of an iuid';
 COMMENT ON FUNCTION iuid_country(iuid) IS 'country field of an iuid';
 COMMENT ON FUNCTION iuid_entity(iuid) IS 'service entity field of an iuid';
 COMMENT ON FUNCTION iuid_format_version(iuid) IS 'format version field of an iuid (0 today)';
+
+--
+-- base36id: 9 upper-case Base36 characters, seconds since 2024 / worker / counter
+--
+
+CREATE TYPE base36id;
+
+CREATE FUNCTION base36id_in(cstring) RETURNS base36id
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION base36id_out(base36id) RETURNS cstring
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION base36id_recv(internal) RETURNS base36id
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+-- the value is an int8: core's int8 functions serve it unchanged
+CREATE FUNCTION base36id_send(base36id) RETURNS bytea
+	AS 'int8send' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE base36id (
+	INTERNALLENGTH = 8,
+	PASSEDBYVALUE,
+	ALIGNMENT = double,
+	INPUT = base36id_in,
+	OUTPUT = base36id_out,
+	RECEIVE = base36id_recv,
+	SEND = base36id_send,
+	STORAGE = plain,
+	CATEGORY = 'U'
+);
+COMMENT ON TYPE base36id IS 'ADR 13 id: 9 upper-case Base36 characters of seconds since 2024, worker and per-second counter';
+
+COMMENT ON FUNCTION base36id_in(cstring) IS 'I/O';
+COMMENT ON FUNCTION base36id_out(base36id) IS 'I/O';
+COMMENT ON FUNCTION base36id_recv(internal) IS 'I/O';
+COMMENT ON FUNCTION base36id_send(base36id) IS 'I/O';
+
+CREATE FUNCTION base36id_eq(base36id, base36id) RETURNS bool
+	AS 'int8eq' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION base36id_ne(base36id, base36id) RETURNS bool
+	AS 'int8ne' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION base36id_lt(base36id, base36id) RETURNS bool
+	AS 'int8lt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION base36id_le(base36id, base36id) RETURNS bool
+	AS 'int8le' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION base36id_gt(base36id, base36id) RETURNS bool
+	AS 'int8gt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION base36id_ge(base36id, base36id) RETURNS bool
+	AS 'int8ge' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION base36id_cmp(base36id, base36id) RETURNS int4
+	AS 'btint8cmp' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION base36id_sortsupport(internal) RETURNS void
+	AS 'btint8sortsupport' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION base36id_hash(base36id) RETURNS int4
+	AS 'hashint8' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION base36id_hash_extended(base36id, int8) RETURNS int8
+	AS 'hashint8extended' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION base36id_smaller(base36id, base36id) RETURNS base36id
+	AS 'int8smaller' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION base36id_larger(base36id, base36id) RETURNS base36id
+	AS 'int8larger' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION base36id_eq(base36id, base36id) IS 'implementation of = operator';
+COMMENT ON FUNCTION base36id_ne(base36id, base36id) IS 'implementation of <> operator';
+COMMENT ON FUNCTION base36id_lt(base36id, base36id) IS 'implementation of < operator';
+COMMENT ON FUNCTION base36id_le(base36id, base36id) IS 'implementation of <= operator';
+COMMENT ON FUNCTION base36id_gt(base36id, base36id) IS 'implementation of > operator';
+COMMENT ON FUNCTION base36id_ge(base36id, base36id) IS 'implementation of >= operator';
+COMMENT ON FUNCTION base36id_cmp(base36id, base36id) IS 'less-equal-greater';
+COMMENT ON FUNCTION base36id_sortsupport(internal) IS 'sort support';
+COMMENT ON FUNCTION base36id_hash(base36id) IS 'hash';
+COMMENT ON FUNCTION base36id_hash_extended(base36id, int8) IS 'hash';
+COMMENT ON FUNCTION base36id_smaller(base36id, base36id) IS 'smaller of two';
+COMMENT ON FUNCTION base36id_larger(base36id, base36id) IS 'larger of two';
+
+CREATE OPERATOR = (
+	LEFTARG = base36id, RIGHTARG = base36id, PROCEDURE = base36id_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = base36id, RIGHTARG = base36id, PROCEDURE = base36id_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = base36id, RIGHTARG = base36id, PROCEDURE = base36id_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = base36id, RIGHTARG = base36id, PROCEDURE = base36id_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = base36id, RIGHTARG = base36id, PROCEDURE = base36id_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = base36id, RIGHTARG = base36id, PROCEDURE = base36id_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+
+COMMENT ON OPERATOR = (base36id, base36id) IS 'equal';
+COMMENT ON OPERATOR <> (base36id, base36id) IS 'not equal';
+COMMENT ON OPERATOR < (base36id, base36id) IS 'less than';
+COMMENT ON OPERATOR <= (base36id, base36id) IS 'less than or equal';
+COMMENT ON OPERATOR > (base36id, base36id) IS 'greater than';
+COMMENT ON OPERATOR >= (base36id, base36id) IS 'greater than or equal';
+
+CREATE OPERATOR CLASS base36id_ops
+	DEFAULT FOR TYPE base36id USING btree AS
+		OPERATOR 1 <,
+		OPERATOR 2 <=,
+		OPERATOR 3 =,
+		OPERATOR 4 >=,
+		OPERATOR 5 >,
+		FUNCTION 1 base36id_cmp(base36id, base36id),
+		FUNCTION 2 base36id_sortsupport(internal),
+		FUNCTION 4 btequalimage(oid);
+COMMENT ON OPERATOR CLASS base36id_ops USING btree IS 'default btree operator class for base36id';
+COMMENT ON OPERATOR FAMILY base36id_ops USING btree IS 'btree operator family for base36id';
+
+CREATE OPERATOR CLASS base36id_ops
+	DEFAULT FOR TYPE base36id USING hash AS
+		OPERATOR 1 =,
+		FUNCTION 1 base36id_hash(base36id),
+		FUNCTION 2 base36id_hash_extended(base36id, int8);
+COMMENT ON OPERATOR CLASS base36id_ops USING hash IS 'default hash operator class for base36id';
+COMMENT ON OPERATOR FAMILY base36id_ops USING hash IS 'hash operator family for base36id';
+
+CREATE OPERATOR CLASS base36id_minmax_ops
+	DEFAULT FOR TYPE base36id USING brin AS
+		OPERATOR 1 <,
+		OPERATOR 2 <=,
+		OPERATOR 3 =,
+		OPERATOR 4 >=,
+		OPERATOR 5 >,
+		FUNCTION 1 brin_minmax_opcinfo(internal),
+		FUNCTION 2 brin_minmax_add_value(internal, internal, internal, internal),
+		FUNCTION 3 brin_minmax_consistent(internal, internal, internal),
+		FUNCTION 4 brin_minmax_union(internal, internal, internal);
+COMMENT ON OPERATOR CLASS base36id_minmax_ops USING brin IS 'default BRIN minmax operator class for base36id';
+COMMENT ON OPERATOR FAMILY base36id_minmax_ops USING brin IS 'BRIN minmax operator family for base36id';
+
+CREATE AGGREGATE min(base36id) (
+	SFUNC = base36id_smaller, STYPE = base36id, COMBINEFUNC = base36id_smaller,
+	SORTOP = <, PARALLEL = SAFE
+);
+CREATE AGGREGATE max(base36id) (
+	SFUNC = base36id_larger, STYPE = base36id, COMBINEFUNC = base36id_larger,
+	SORTOP = >, PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE min(base36id) IS 'minimum value of all base36id input values';
+COMMENT ON AGGREGATE max(base36id) IS 'maximum value of all base36id input values';
+
+-- casts: a base36id is its number; a bigint is a base36id if in 0 .. 36^9-1
+
+CREATE FUNCTION base36id(bigint) RETURNS base36id
+	AS 'MODULE_PATHNAME', 'base36id_from_bigint' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION base36id(bigint) IS 'convert bigint to base36id, checking the range';
+
+CREATE CAST (base36id AS bigint) WITHOUT FUNCTION AS ASSIGNMENT;
+CREATE CAST (bigint AS base36id) WITH FUNCTION base36id(bigint) AS ASSIGNMENT;
+COMMENT ON CAST (base36id AS bigint) IS 'the base-36 number';
+COMMENT ON CAST (bigint AS base36id) IS 'validates 0 to 36^9-1';
+
+-- generation and extraction
+
+CREATE FUNCTION base36id_generate() RETURNS base36id
+	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+CREATE FUNCTION base36id_from_timestamp(timestamptz) RETURNS base36id
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION base36id_timestamp(base36id) RETURNS timestamptz
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION base36id_worker(base36id) RETURNS int4
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION base36id_counter(base36id) RETURNS int4
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION base36id_generate() IS 'new base36id from the server-wide counter of worker idgen.worker_id; waits when 1296 ids were used in a second';
+COMMENT ON FUNCTION base36id_from_timestamp(timestamptz) IS 'least base36id of the second, for range bounds';
+COMMENT ON FUNCTION base36id_timestamp(base36id) IS 'creation time of a base36id, to the second';
+COMMENT ON FUNCTION base36id_worker(base36id) IS 'worker field of a base36id';
+COMMENT ON FUNCTION base36id_counter(base36id) IS 'per-second counter field of a base36id';

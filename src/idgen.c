@@ -6,6 +6,7 @@
 
 #include <time.h>
 
+#include "miscadmin.h"
 #include "mb/pg_wchar.h"
 #include "utils/guc.h"
 
@@ -15,17 +16,30 @@ PG_MODULE_MAGIC;
 #define UNIX_TO_PG_EPOCH_MS \
 	((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY * 1000)
 
+int			idgen_worker_id = -1;
+
 void		_PG_init(void);
 
 void
 _PG_init(void)
 {
-	/* no settings yet, but keep the namespace ours */
+	/* the administrator's choice, the same for every session: SIGHUP */
+	DefineCustomIntVariable("idgen.worker_id",
+							"Worker number (0 to 35) that base36id_generate() writes into ids.",
+							"-1 means unset; base36id_generate() refuses to run until it is set.",
+							&idgen_worker_id,
+							-1, -1, 35,
+							PGC_SIGHUP,
+							0,
+							NULL, NULL, NULL);
 #if PG_VERSION_NUM >= 150000
 	MarkGUCPrefixReserved("idgen");
 #else
 	EmitWarningsOnPlaceholders("idgen");
 #endif
+
+	if (process_shared_preload_libraries_in_progress)
+		idgen_shmem_register();
 }
 
 uint64
@@ -97,15 +111,22 @@ idgen_errdetail_bad_char(const char *input, size_t offset)
 }
 
 void
+idgen_clock_out_of_span(const idgen_time_span *span)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+			 errmsg("the system clock is outside the time span of type %s", span->typname),
+			 errdetail_span(span)));
+	pg_unreachable();
+}
+
+void
 idgen_mono_next_now(idg_mono *st, const idg_mono_cfg *cfg, const idgen_time_span *span)
 {
 	int64		now = (int64) idgen_clock_ms() - span->epoch_unix_ms;
 
 	if (now < 0 || idg_mono_next(st, cfg, (uint64) now, idgen_random_u64, NULL) != IDG_MONO_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-				 errmsg("the system clock is outside the time span of type %s", span->typname),
-				 errdetail_span(span)));
+		idgen_clock_out_of_span(span);
 }
 
 void

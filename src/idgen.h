@@ -7,6 +7,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "storage/lwlock.h"
 #include "utils/timestamp.h"
 
 #include "core/monotonic.h"
@@ -14,6 +15,16 @@
 /* random.c: cryptographically strong bytes, buffered per process */
 extern void idgen_random_bytes(void *dst, size_t len);
 extern uint64 idgen_random_u64(void *ctx);	/* an idg_rand64_fn */
+
+/* idgen.c: settings */
+extern int	idgen_worker_id;	/* idgen.worker_id, -1 while unset */
+
+/* shmem.c: shared memory, only when loaded by shared_preload_libraries */
+extern void idgen_shmem_register(void);
+
+/* base36id.c: its shared state, set up by shmem.c */
+extern Size base36id_shmem_size(void);
+extern void base36id_shmem_init(void *ptr, bool found, LWLock *lock);
 
 /* idgen.c: clock and timestamp conversions */
 extern uint64 idgen_clock_ms(void);
@@ -28,6 +39,9 @@ typedef struct idgen_time_span
 	const char *first;			/* the span in words, for error details */
 	const char *last;
 } idgen_time_span;
+
+/* 22008 for a system clock outside the span */
+pg_attribute_noreturn() extern void idgen_clock_out_of_span(const idgen_time_span *span);
 
 /* floor of ts in the span's units since its epoch; 22008 outside the span */
 extern uint64 idgen_timestamp_to_units(TimestampTz ts, const idgen_time_span *span);

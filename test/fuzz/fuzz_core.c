@@ -7,12 +7,15 @@
  *  - layout: any 16 bytes that validate as an iuid unpack and pack back to
  *    the same bytes;
  *  - generator: the input scripts clock steps and random words; while the
- *    clock is at most 1 s behind, ids strictly increase.
+ *    clock is at most 1 s behind, ids strictly increase;
+ *  - base36 text: a string parses only if it is its own canonical form;
+ *  - base36 counter: whatever the clock does, issued ids strictly increase.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base36.h"
 #include "iuid_layout.h"
 #include "monotonic.h"
 #include "uuidtext.h"
@@ -113,6 +116,62 @@ fuzz_generator(const uint8_t *data, size_t size)
 	}
 }
 
+static void
+fuzz_b36_text(const uint8_t *data, size_t size)
+{
+	char	   *s = malloc(size + 1);
+	char		text[B36_LEN + 1];
+	int64_t		v;
+	size_t		off;
+
+	memcpy(s, data, size);
+	s[size] = '\0';
+	if (b36_parse(s, &v, &off) == B36_PARSE_OK)
+	{
+		CHECK(v >= 0 && v <= B36_MAX_VALUE);
+		b36_format(v, text);
+		CHECK(strcmp(text, s) == 0);
+	}
+	else
+		CHECK(off <= strlen(s));
+	free(s);
+}
+
+static void
+fuzz_b36_counter(const uint8_t *data, size_t size)
+{
+	b36_state	st;
+	int64_t		now = 1000,
+				last = -1;
+	size_t		i;
+
+	b36_state_init(&st, data[0] & 1 ? 1000 : -1);
+	for (i = 0; i < size; i++)
+	{
+		int64_t		second;
+		int			counter;
+		bool		new_second;
+		int			burst = 1 + (data[i] & 0x3F) * 40;	/* up to ~2500 calls */
+		int			k;
+
+		now += (int8_t) data[i] >> 4;	/* -8 .. +7 s */
+		for (k = 0; k < burst; k++)
+		{
+			b36_next_status r = b36_state_next(&st, now, &second, &counter, &new_second);
+
+			if (r == B36_NEXT_WAIT)
+			{
+				CHECK(st.second >= now);	/* waits only for a clock not past it */
+				break;
+			}
+			CHECK(r == B36_NEXT_OK);
+			CHECK(counter >= 0 && counter < B36_COUNTERS);
+			CHECK(b36_compose(second, 0, counter) > last);
+			last = b36_compose(second, 0, counter);
+		}
+	}
+}
+
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int
@@ -120,8 +179,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size == 0)
 		return 0;
-	switch (data[0] % 3)
+	switch (data[0] % 5)
 	{
+		case 3:
+			fuzz_b36_text(data + 1, size - 1);
+			break;
+		case 4:
+			if (size > 1)
+				fuzz_b36_counter(data + 1, size - 1);
+			break;
 		case 0:
 			fuzz_text(data + 1, size - 1);
 			break;

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "base36.h"
 #include "bytes.h"
 #include "iuid_layout.h"
 #include "monotonic.h"
@@ -551,6 +552,200 @@ test_mono_backfill(void **state)
 	assert_true(st.ms == 10);
 }
 
+/* ---------- base36id ---------- */
+
+/* SPEC.md: 2025-01-01T00:00:00Z is 31622400 s after the epoch */
+#define S2025 INT64_C(31622400)
+
+static void
+test_b36_vectors(void **state)
+{
+	char		text[B36_LEN + 1];
+	int64_t		v;
+	size_t		off;
+
+	(void) state;
+	/* worker 3, counter 35 -> 0ITS0030Z */
+	v = b36_compose(S2025, 3, 35);
+	b36_format(v, text);
+	assert_string_equal(text, "0ITS0030Z");
+	assert_int_equal(b36_parse("0ITS0030Z", &v, &off), B36_PARSE_OK);
+	assert_true(v == b36_compose(S2025, 3, 35));
+	assert_true(b36_seconds(v) == S2025);
+	assert_int_equal(b36_worker(v), 3);
+	assert_int_equal(b36_counter(v), 35);
+	/* worker 35, counter 1295 -> 0ITS00ZZZ */
+	b36_format(b36_compose(S2025, 35, 1295), text);
+	assert_string_equal(text, "0ITS00ZZZ");
+	/* the epoch, and the largest value */
+	b36_format(0, text);
+	assert_string_equal(text, "000000000");
+	b36_format(B36_MAX_VALUE, text);
+	assert_string_equal(text, "ZZZZZZZZZ");
+	assert_int_equal(b36_parse("ZZZZZZZZZ", &v, &off), B36_PARSE_OK);
+	assert_true(v == B36_MAX_VALUE);
+	assert_true(b36_compose(B36_MAX_SECONDS, 35, 1295) == B36_MAX_VALUE);
+}
+
+/* integer order is text order, and text round-trips */
+static void
+test_b36_order_roundtrip(void **state)
+{
+	uint64_t	seed = 5;
+	int64_t		prev = -1;
+	char		prev_text[B36_LEN + 1] = "";
+	int			i;
+
+	(void) state;
+	for (i = 0; i < 100000; i++)
+	{
+		int64_t		v = prev + 1 + (int64_t) (rng_splitmix(&seed) % UINT64_C(1000000000));
+		char		text[B36_LEN + 1];
+		int64_t		back;
+		size_t		off;
+
+		if (v > B36_MAX_VALUE)
+			break;
+		b36_format(v, text);
+		assert_int_equal(b36_parse(text, &back, &off), B36_PARSE_OK);
+		assert_true(back == v);
+		assert_true(strcmp(prev_text, text) < 0);
+		memcpy(prev_text, text, sizeof(text));
+		prev = v;
+	}
+}
+
+static void
+test_b36_parse_errors(void **state)
+{
+	static const struct
+	{
+		const char *in;
+		b36_parse_status want;
+		size_t		offset;
+	}			cases[] = {
+		{"", B36_PARSE_LENGTH, 0},
+		{"0ITS0030", B36_PARSE_LENGTH, 8},
+		{"0ITS0030ZZ", B36_PARSE_LENGTH, 10},
+		{"0its0030z", B36_PARSE_LOWER, 1},
+		{"0ITS0030z", B36_PARSE_LOWER, 8},
+		{"0ITS-030Z", B36_PARSE_BAD_CHAR, 4},
+		{" 0ITS0030Z", B36_PARSE_BAD_CHAR, 0},
+		{"0ITS0030Z ", B36_PARSE_BAD_CHAR, 9},
+		/* a bad character is named even past the ninth */
+		{"0ITS0030Z_", B36_PARSE_BAD_CHAR, 9},
+	};
+	size_t		i;
+
+	(void) state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	{
+		int64_t		v;
+		size_t		off;
+
+		assert_int_equal(b36_parse(cases[i].in, &v, &off), cases[i].want);
+		assert_int_equal(off, cases[i].offset);
+	}
+}
+
+/* issue n ids at clock now; returns how many succeeded before a wait */
+static int
+b36_issue(b36_state *st, int64_t now, int n, int64_t *last_second, int *last_counter)
+{
+	int			i;
+
+	for (i = 0; i < n; i++)
+	{
+		bool		new_second;
+
+		if (b36_state_next(st, now, last_second, last_counter, &new_second) != B36_NEXT_OK)
+			break;
+	}
+	return i;
+}
+
+static void
+test_b36_counter_exhaustion(void **state)
+{
+	b36_state	st;
+	int64_t		sec = -1;
+	int			ctr = -1;
+	bool		new_second;
+
+	(void) state;
+	b36_state_init(&st, -1);
+	/* the first id of a second announces the new second, counter 0 */
+	assert_int_equal(b36_state_next(&st, 100, &sec, &ctr, &new_second), B36_NEXT_OK);
+	assert_true(new_second && sec == 100 && ctr == 0);
+	assert_int_equal(b36_state_next(&st, 100, &sec, &ctr, &new_second), B36_NEXT_OK);
+	assert_true(!new_second && sec == 100 && ctr == 1);
+	/* 1294 more fit in second 100, the 1297th does not */
+	assert_int_equal(b36_issue(&st, 100, 2000, &sec, &ctr), 1294);
+	assert_true(sec == 100 && ctr == 1295);
+	assert_int_equal(b36_state_next(&st, 100, &sec, &ctr, &new_second), B36_NEXT_WAIT);
+	/* the next second starts over */
+	assert_int_equal(b36_state_next(&st, 101, &sec, &ctr, &new_second), B36_NEXT_OK);
+	assert_true(new_second && sec == 101 && ctr == 0);
+}
+
+static void
+test_b36_counter_clock_back(void **state)
+{
+	b36_state	st;
+	int64_t		sec = -1;
+	int			ctr = -1;
+	bool		new_second;
+
+	(void) state;
+	b36_state_init(&st, -1);
+	assert_int_equal(b36_issue(&st, 500, 10, &sec, &ctr), 10);
+	/* the clock steps back 60 s: second 500 keeps being used */
+	assert_int_equal(b36_state_next(&st, 440, &sec, &ctr, &new_second), B36_NEXT_OK);
+	assert_true(!new_second && sec == 500 && ctr == 10);
+	assert_int_equal(b36_issue(&st, 440, 5000, &sec, &ctr), 1285);
+	assert_true(sec == 500 && ctr == 1295);
+	/* used up: wait, however far behind the clock is, until it passes 500 */
+	assert_int_equal(b36_state_next(&st, 440, &sec, &ctr, &new_second), B36_NEXT_WAIT);
+	assert_int_equal(b36_state_next(&st, 500, &sec, &ctr, &new_second), B36_NEXT_WAIT);
+	assert_int_equal(b36_state_next(&st, 501, &sec, &ctr, &new_second), B36_NEXT_OK);
+	assert_true(new_second && sec == 501 && ctr == 0);
+}
+
+static void
+test_b36_counter_restart(void **state)
+{
+	b36_state	st;
+	int64_t		sec = -1;
+	int			ctr = -1;
+	bool		new_second;
+
+	(void) state;
+	/* after a restart at high-water second 700, second 700 is used up */
+	b36_state_init(&st, 700);
+	assert_int_equal(b36_state_next(&st, 700, &sec, &ctr, &new_second), B36_NEXT_WAIT);
+	assert_int_equal(b36_state_next(&st, 650, &sec, &ctr, &new_second), B36_NEXT_WAIT);
+	assert_int_equal(b36_state_next(&st, 701, &sec, &ctr, &new_second), B36_NEXT_OK);
+	assert_true(new_second && sec == 701 && ctr == 0);
+}
+
+static void
+test_b36_counter_range(void **state)
+{
+	b36_state	st;
+	int64_t		sec = -1;
+	int			ctr = -1;
+	bool		new_second;
+
+	(void) state;
+	b36_state_init(&st, -1);
+	/* a clock before 2024 or after 2092 */
+	assert_int_equal(b36_state_next(&st, -5, &sec, &ctr, &new_second), B36_NEXT_RANGE);
+	assert_int_equal(b36_state_next(&st, B36_MAX_SECONDS + 1, &sec, &ctr, &new_second),
+					 B36_NEXT_RANGE);
+	assert_int_equal(b36_state_next(&st, B36_MAX_SECONDS, &sec, &ctr, &new_second), B36_NEXT_OK);
+	assert_true(sec == B36_MAX_SECONDS && ctr == 0);
+}
+
 /* ---------- byte helpers ---------- */
 
 static void
@@ -593,6 +788,13 @@ main(void)
 		cmocka_unit_test(test_mono_time_range),
 		cmocka_unit_test(test_mono_random_walk),
 		cmocka_unit_test(test_mono_backfill),
+		cmocka_unit_test(test_b36_vectors),
+		cmocka_unit_test(test_b36_order_roundtrip),
+		cmocka_unit_test(test_b36_parse_errors),
+		cmocka_unit_test(test_b36_counter_exhaustion),
+		cmocka_unit_test(test_b36_counter_clock_back),
+		cmocka_unit_test(test_b36_counter_restart),
+		cmocka_unit_test(test_b36_counter_range),
 	};
 
 	return cmocka_run_group_tests_name("idgen core", tests, NULL, NULL);

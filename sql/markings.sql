@@ -1,0 +1,30 @@
+--
+-- markings and comments of every object of the extension (SPEC.md, common rules)
+--
+CREATE EXTENSION idgen;
+SELECT p.proname, pg_get_function_identity_arguments(p.oid) AS args, p.provolatile,
+       p.proisstrict, p.proparallel, p.proleakproof
+FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
+JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idgen'
+WHERE d.deptype = 'e'
+ORDER BY 1, 2;
+-- every object of the extension has a comment
+SELECT pg_describe_object(classid, objid, objsubid) AS uncommented
+FROM pg_depend d
+WHERE d.refclassid = 'pg_extension'::regclass
+  AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'idgen')
+  AND d.deptype = 'e'
+  AND obj_description(objid, (SELECT relname FROM pg_class WHERE oid = classid)::name) IS NULL
+ORDER BY 1;
+-- SPEC.md's rules, checked for every function: each row would be a violation
+SELECT p.proname, pg_get_function_identity_arguments(p.oid) AS args
+FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
+JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idgen'
+WHERE d.deptype = 'e' AND p.prokind = 'f'
+  AND ((p.proname ~ '_(eq|ne|lt|le|gt|ge|cmp)$'
+        AND NOT (p.provolatile = 'i' AND p.proisstrict AND p.proparallel = 's' AND p.proleakproof))
+    OR (p.proname ~ '_generate$' AND NOT (p.provolatile = 'v' AND p.proparallel = 's'))
+    OR (p.proname !~ '_generate$'
+        AND NOT (p.provolatile = 'i' AND p.proisstrict AND p.proparallel = 's')))
+ORDER BY 1, 2;
+DROP EXTENSION idgen;
