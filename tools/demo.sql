@@ -40,3 +40,16 @@ EXPLAIN (COSTS OFF)
 SELECT * FROM events
 WHERE id >= iuid_from_timestamp('2026-11-01 00:00+00')
   AND id <  iuid_from_timestamp('2026-12-01 00:00+00');
+
+-- base36id: 9 characters a person can read out; this server is worker 1 (idgen.worker_id).
+CREATE TABLE payments (id base36id PRIMARY KEY DEFAULT base36id_generate(), amount numeric);
+INSERT INTO payments (amount) VALUES (10.00), (25.50), (7.25);
+SELECT id, base36id_timestamp(id) AS created, base36id_worker(id) AS worker,
+       base36id_counter(id) AS counter, amount
+FROM payments ORDER BY id;
+
+-- At most 1296 ids per second per worker: 3000 ids need at least three seconds.
+SELECT count(*) AS ids, count(DISTINCT base36id_timestamp(id)) AS seconds_used,
+       max(per_second) AS most_in_one_second
+FROM (SELECT id, count(*) OVER (PARTITION BY base36id_timestamp(id)) AS per_second
+      FROM (SELECT base36id_generate() AS id FROM generate_series(1, 3000)) g) s;

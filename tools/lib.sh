@@ -121,7 +121,7 @@ idgen_setup_cluster() {
 	idgen_build
 	idgen_install
 	say "starting a throwaway cluster in $IDGEN_WORK"
-	idgen_cluster_start
+	idgen_cluster_start "$@"
 }
 
 idgen_cluster_stop() {
