@@ -90,8 +90,14 @@ static void
 state_file_write(int64 second)
 {
 	state_record rec = {.magic = STATE_MAGIC,.pad = 0,.second = second};
-	int			fd = OpenTransientFile(STATE_FILE, O_RDWR | O_CREAT | PG_BINARY);
+	int			fd = OpenTransientFile(STATE_FILE, O_RDWR | PG_BINARY);
+	bool		created = false;
 
+	if (fd < 0 && errno == ENOENT)
+	{
+		fd = OpenTransientFile(STATE_FILE, O_RDWR | O_CREAT | O_EXCL | PG_BINARY);
+		created = true;
+	}
 	if (fd < 0)
 		ereport(ERROR,
 				(errcode_for_file_access(),
@@ -113,6 +119,9 @@ state_file_write(int64 second)
 		ereport(ERROR,
 				(errcode_for_file_access(),
 				 errmsg("could not close file \"%s\": %m", STATE_FILE)));
+	/* a new file's directory entry must survive an OS crash too */
+	if (created)
+		fsync_fname(".", true);
 }
 
 Size
