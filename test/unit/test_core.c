@@ -13,6 +13,7 @@
 
 #include "base36.h"
 #include "bytes.h"
+#include "distid.h"
 #include "iuid_layout.h"
 #include "monotonic.h"
 #include "uuidtext.h"
@@ -746,6 +747,317 @@ test_b36_counter_range(void **state)
 	assert_true(sec == B36_MAX_SECONDS && ctr == 0);
 }
 
+/* ---------- distid ---------- */
+
+/* vectors: SPEC.md, and boundaries computed with Python's integers */
+static const struct
+{
+	const char *dec;
+	const char *alnum;
+	const char *hex;
+}			distid_vectors[] = {
+	{"0", "0000000000000000", "00000000000000000000000000"},
+	{"1", "0000000000000001", "00000000000000000000000001"},
+	{"61", "000000000000000z", "0000000000000000000000003D"},
+	{"62", "0000000000000010", "0000000000000000000000003E"},
+	{"4294967296", "00000000004gfFC4", "00000000000000000100000000"},
+	{"18446744073709551615", "00000LygHa16AHYF", "0000000000FFFFFFFFFFFFFFFF"},
+	{"9999999999999999999999999999", "agbFu5KnEQGxp4QB", "00204FCE5E3E2502610FFFFFFF"},
+	{"1088824355131185736905670087", "3zfAkCP7ZtzfeQYp", "000384A786907DB2AD82883DC7"},
+};
+
+static void
+test_distid_vectors(void **state)
+{
+	size_t		i;
+
+	(void) state;
+	for (i = 0; i < sizeof(distid_vectors) / sizeof(distid_vectors[0]); i++)
+	{
+		idg_u128	v,
+					w;
+		size_t		off;
+		char		buf[40];
+		uint8_t		bytes[DISTID_LEN];
+
+		assert_int_equal(distid_parse_decimal(distid_vectors[i].dec, &v, &off), DISTID_PARSE_OK);
+		distid_format_decimal(v, buf);
+		assert_string_equal(buf, distid_vectors[i].dec);
+		distid_to_alphanumeric(v, buf);
+		assert_string_equal(buf, distid_vectors[i].alnum);
+		distid_to_hex(v, buf);
+		assert_string_equal(buf, distid_vectors[i].hex);
+		assert_int_equal(distid_from_alphanumeric(distid_vectors[i].alnum, &w, &off), DISTID_PARSE_OK);
+		assert_true(w == v);
+		assert_int_equal(distid_from_hex(distid_vectors[i].hex, &w, &off), DISTID_PARSE_OK);
+		assert_true(w == v);
+		distid_store(bytes, v);
+		assert_true(distid_load(bytes) == v);
+	}
+	/* SPEC: the vector's timestamp is 2022-07-31 18:33:00.285 UTC = 3868281180285 ms since 1900 */
+	{
+		idg_u128	v;
+		size_t		off;
+
+		assert_int_equal(distid_parse_decimal("1088824355131185736905670087", &v, &off), DISTID_PARSE_OK);
+		assert_true(distid_ts(v) == UINT64_C(3868281180285));
+	}
+}
+
+static void
+test_distid_parse_errors(void **state)
+{
+	idg_u128	v;
+	uint8_t		u[16];
+	int64_t		b;
+	size_t		off;
+
+	(void) state;
+	assert_int_equal(distid_parse_decimal("", &v, &off), DISTID_PARSE_EMPTY);
+	assert_int_equal(distid_parse_decimal("12a4", &v, &off), DISTID_PARSE_BAD_CHAR);
+	assert_int_equal(off, 2);
+	assert_int_equal(distid_parse_decimal("-1", &v, &off), DISTID_PARSE_BAD_CHAR);
+	assert_int_equal(distid_parse_decimal("10000000000000000000000000000", &v, &off), DISTID_PARSE_RANGE);
+	/* far past 128 bits still reports range, not garbage */
+	assert_int_equal(distid_parse_decimal("999999999999999999999999999999999999999999999", &v, &off),
+					 DISTID_PARSE_RANGE);
+	/* leading zeros are only zeros */
+	assert_int_equal(distid_parse_decimal("00000000000000000000000000000000001", &v, &off), DISTID_PARSE_OK);
+	assert_true(v == 1);
+
+	assert_int_equal(distid_from_alphanumeric("3zfAkCP7ZtzfeQY", &v, &off), DISTID_PARSE_LENGTH);
+	assert_int_equal(off, 15);
+	assert_int_equal(distid_from_alphanumeric("3zfAkCP7Z-zfeQYp", &v, &off), DISTID_PARSE_BAD_CHAR);
+	assert_int_equal(off, 9);
+	/* blocks in range but the value above 10^28-1 */
+	assert_int_equal(distid_from_alphanumeric("zzzzz00000000000", &v, &off), DISTID_PARSE_RANGE);
+	/* the low block above 2^64-1 (the reference wraps it; we refuse) */
+	assert_int_equal(distid_from_alphanumeric("00000zzzzzzzzzzz", &v, &off), DISTID_PARSE_RANGE);
+	assert_int_equal(distid_from_alphanumeric("", &v, &off), DISTID_PARSE_EMPTY);
+
+	assert_int_equal(distid_from_hex("000384a786907db2ad82883dc7", &v, &off), DISTID_PARSE_OK);
+	assert_true(v == (((idg_u128) UINT64_C(0x000384A786) << 64) | UINT64_C(0x907DB2AD82883DC7)));
+	assert_int_equal(distid_from_hex("000384A786907DB2AD82883DC", &v, &off), DISTID_PARSE_LENGTH);
+	assert_int_equal(distid_from_hex("000384A786907DB2AD82883DCG", &v, &off), DISTID_PARSE_BAD_CHAR);
+	assert_int_equal(off, 25);
+	assert_int_equal(distid_from_hex("00204FCE5E3E25026110000000", &v, &off), DISTID_PARSE_RANGE);
+
+	assert_int_equal(uuid_from_alphanumeric("LygHa16AHYFLygHa16AHYF", u, &off), DISTID_PARSE_OK);
+	assert_int_equal(u[0], 0xFF);
+	assert_int_equal(u[15], 0xFF);
+	assert_int_equal(uuid_from_alphanumeric("LygHa16AHYGLygHa16AHYF", u, &off), DISTID_PARSE_RANGE);
+	assert_int_equal(bigint_from_alphanumeric("AzL8n0Y58m7", &b, &off), DISTID_PARSE_OK);
+	assert_true(b == INT64_MAX);
+	assert_int_equal(bigint_from_alphanumeric("AzL8n0Y58m8", &b, &off), DISTID_PARSE_RANGE);
+}
+
+static void
+test_distid_alnum_other(void **state)
+{
+	/* DistributedId128 vector and bigint boundaries, from Python */
+	static const uint8_t d128[16] = {0x09, 0x49, 0x54, 0xa8, 0x62, 0x2c, 0x76, 0xad,
+	0x1b, 0x93, 0xcd, 0xef, 0xcb, 0xdf, 0x08, 0x88};
+	char		buf[UUID_ALNUM_LEN + 1];
+	uint8_t		back[16];
+	size_t		off;
+	char		b11[BIGINT_ALNUM_LEN + 1] = {0};
+
+	(void) state;
+	uuid_to_alphanumeric(d128, buf);
+	assert_string_equal(buf, "0nQkrErwxJd2MnCm41WZ5s");
+	assert_int_equal(uuid_from_alphanumeric(buf, back, &off), DISTID_PARSE_OK);
+	assert_memory_equal(back, d128, 16);
+	idg_base62_encode(UINT64_C(4294967296), 11, b11);
+	assert_string_equal(b11, "000004gfFC4");
+	idg_base62_encode((uint64_t) INT64_MAX, 11, b11);
+	assert_string_equal(b11, "AzL8n0Y58m7");
+}
+
+/* a fake clock: the generator's sleeps advance it by exactly 1 ms */
+typedef struct sleepy
+{
+	uint64_t	now;
+	long		sleeps;
+	uint64_t	seed;
+} sleepy;
+
+static idg_u128
+distid_gen_one(distid_gen *g, sleepy *c)
+{
+	idg_u128	id;
+	distid_gen_status st;
+
+	while ((st = distid_next(g, c->now, rng_splitmix, &c->seed, &id)) == DISTID_GEN_SLEEP)
+	{
+		c->sleeps++;
+		c->now++;
+	}
+	assert_int_equal(st, DISTID_GEN_OK);
+	return id;
+}
+
+static void
+test_distid_gen_burst(void **state)
+{
+	/* SPEC: 100,000 ids on a frozen clock without a sleep */
+	sleepy		c = {.now = UINT64_C(3868281180285), .sleeps = 0, .seed = 21};
+	distid_gen	g = {0};
+	idg_u128	prev = 0;
+	int			i;
+
+	(void) state;
+	for (i = 0; i < 100000; i++)
+	{
+		idg_u128	id = distid_gen_one(&g, &c);
+
+		assert_true(id > prev);
+		/* never in the future: at most 1 ms before the (frozen) clock */
+		assert_true(distid_ts(id) <= c.now - 1);
+		assert_true(distid_ts(id) >= c.now - 1000);
+		prev = id;
+	}
+	assert_int_equal(c.sleeps, 0);
+}
+
+static void
+test_distid_gen_sustained_rate(void **state)
+{
+	/* after the ~128K burst, each slept millisecond yields ~128 ids */
+	sleepy		c = {.now = UINT64_C(3868281180285), .sleeps = 0, .seed = 22};
+	distid_gen	g = {0};
+	idg_u128	prev = 0;
+	long		before;
+	double		per_sleep;
+	int			i;
+
+	(void) state;
+	for (i = 0; i < 200000; i++)
+		prev = distid_gen_one(&g, &c);
+	assert_true(c.sleeps > 0);	/* the burst window was used up */
+	before = c.sleeps;
+	for (i = 0; i < 500000; i++)
+	{
+		idg_u128	id = distid_gen_one(&g, &c);
+
+		assert_true(id > prev);
+		prev = id;
+	}
+	per_sleep = 500000.0 / (double) (c.sleeps - before);
+	print_message("distid: %.1f ids per slept millisecond\n", per_sleep);
+	assert_true(per_sleep > 115 && per_sleep < 141);
+}
+
+static void
+test_distid_gen_rewind(void **state)
+{
+	sleepy		c = {.now = UINT64_C(3868281180285), .sleeps = 0, .seed = 23};
+	distid_gen	g = {0};
+	idg_u128	a,
+				b;
+	int			i;
+
+	(void) state;
+	a = distid_gen_one(&g, &c);
+	/* stamped 1 s in the past; a new millisecond takes all 48 fresh bits */
+	assert_true(distid_ts(a) == c.now - 1000);
+	/* back 500 ms: still increasing */
+	c.now -= 500;
+	for (i = 0; i < 1000; i++)
+	{
+		b = distid_gen_one(&g, &c);
+		assert_true(b > a);
+		a = b;
+	}
+	/*
+	 * Back 5 s: like the reference, increments continue on the last
+	 * millisecond while they fit; at the first overflow the clock is more
+	 * than the leeway behind, so the id follows it (smaller), without sleeping.
+	 */
+	{
+		long		sleeps = c.sleeps;
+		uint64_t	last_ts = distid_ts(a);
+
+		c.now -= 5000;
+		for (;;)
+		{
+			b = distid_gen_one(&g, &c);
+			if (distid_ts(b) != last_ts)
+				break;
+			assert_true(b > a);
+			a = b;
+		}
+		assert_true(distid_ts(b) == c.now - 1000);
+		assert_true(b < a);
+		assert_int_equal(c.sleeps, sleeps);
+	}
+}
+
+static void
+test_distid_gen_zero_random(void **state)
+{
+	/* 0 becomes 1, both as a fresh value and as an increment */
+	distid_gen	g = {0};
+	idg_u128	id;
+
+	(void) state;
+	assert_int_equal(distid_next(&g, 5000, rng_zero, NULL, &id), DISTID_GEN_OK);
+	assert_true((uint64_t) (id & 0xFFFFFFFFFFFF) == 1 && distid_ts(id) == 4000);
+	assert_int_equal(distid_next(&g, 5000, rng_zero, NULL, &id), DISTID_GEN_OK);
+	assert_true((uint64_t) (id & 0xFFFFFFFFFFFF) == 2 && distid_ts(id) == 4000);
+	/* the largest increment is 2^41-1 */
+	assert_int_equal(distid_next(&g, 5000, rng_ones, NULL, &id), DISTID_GEN_OK);
+	assert_true((uint64_t) (id & 0xFFFFFFFFFFFF) == 2 + (UINT64_C(1) << 41) - 1);
+}
+
+static void
+test_distid128_gen(void **state)
+{
+	sleepy		c = {.now = UINT64_C(10210557583916), .sleeps = 0, .seed = 24};
+	distid128_gen g = {0};
+	uint8_t		prev[16] = {0};
+	int			i;
+
+	(void) state;
+	for (i = 0; i < 20000; i++)
+	{
+		uint8_t		id[16];
+		distid_gen_status st;
+
+		while ((st = distid128_next(&g, c.now, rng_splitmix, &c.seed, id)) == DISTID_GEN_SLEEP)
+		{
+			c.sleeps++;
+			c.now++;
+		}
+		assert_int_equal(st, DISTID_GEN_OK);
+		assert_true(memcmp(id, prev, 16) > 0);
+		assert_int_equal(id[6] >> 4, 7);		/* version nibble */
+		assert_int_equal(id[8] >> 7, 0);		/* bit 64 */
+		assert_true((idg_load_be64(id) >> 16) == c.now);	/* no leeway */
+		memcpy(prev, id, 16);
+	}
+	/* 58-bit increments in 75 bits: 2^17 ids per millisecond, no sleeping */
+	assert_int_equal(c.sleeps, 0);
+}
+
+static void
+test_distid128_gen_overflow(void **state)
+{
+	/* all-ones randomness: start at 2^75-1 - nothing fits, so sleep */
+	distid128_gen g = {0};
+	uint8_t		id[16];
+
+	(void) state;
+	assert_int_equal(distid128_next(&g, 1000, rng_ones, NULL, id), DISTID_GEN_OK);
+	assert_true(g.prev_hi == 0x7FF && g.prev_lo == UINT64_MAX);
+	assert_int_equal(distid128_next(&g, 1000, rng_ones, NULL, id), DISTID_GEN_SLEEP);
+	assert_int_equal(distid128_next(&g, 1000 - 999, rng_ones, NULL, id), DISTID_GEN_SLEEP);
+	/* the clock a second or more behind: follow it */
+	assert_int_equal(distid128_next(&g, 1000 - 1000, rng_ones, NULL, id), DISTID_GEN_OK);
+	assert_true(g.prev_ts == 0);
+	assert_int_equal(distid128_next(&g, 1001, rng_ones, NULL, id), DISTID_GEN_OK);
+	assert_true(g.prev_ts == 1001);
+}
+
 /* ---------- byte helpers ---------- */
 
 static void
@@ -795,6 +1107,15 @@ main(void)
 		cmocka_unit_test(test_b36_counter_clock_back),
 		cmocka_unit_test(test_b36_counter_restart),
 		cmocka_unit_test(test_b36_counter_range),
+		cmocka_unit_test(test_distid_vectors),
+		cmocka_unit_test(test_distid_parse_errors),
+		cmocka_unit_test(test_distid_alnum_other),
+		cmocka_unit_test(test_distid_gen_burst),
+		cmocka_unit_test(test_distid_gen_sustained_rate),
+		cmocka_unit_test(test_distid_gen_rewind),
+		cmocka_unit_test(test_distid_gen_zero_random),
+		cmocka_unit_test(test_distid128_gen),
+		cmocka_unit_test(test_distid128_gen_overflow),
 	};
 
 	return cmocka_run_group_tests_name("idgen core", tests, NULL, NULL);

@@ -1,0 +1,400 @@
+/*
+ * distid.c — DistributedId / DistributedId128 codecs and generators.
+ */
+#include "distid.h"
+
+#include "bytes.h"
+
+static const char b62_digits[] =
+"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+#define TEN19 UINT64_C(10000000000000000000)
+
+static int
+b62_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A' + 10;
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 36;
+	return -1;
+}
+
+static int
+hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* checks the length exactly; LENGTH carries the length found */
+static distid_parse_status
+check_length(const char *s, size_t want, size_t *offset)
+{
+	size_t		n = 0;
+
+	while (s[n] != '\0')
+		n++;
+	if (n == 0)
+	{
+		*offset = 0;
+		return DISTID_PARSE_EMPTY;
+	}
+	if (n != want)
+	{
+		*offset = n;
+		return DISTID_PARSE_LENGTH;
+	}
+	return DISTID_PARSE_OK;
+}
+
+distid_parse_status
+distid_parse_decimal(const char *s, idg_u128 *out, size_t *offset)
+{
+	idg_u128	v = 0;
+	bool		over = false;
+	size_t		i;
+
+	if (s[0] == '\0')
+	{
+		*offset = 0;
+		return DISTID_PARSE_EMPTY;
+	}
+	for (i = 0; s[i] != '\0'; i++)
+	{
+		if (s[i] < '0' || s[i] > '9')
+		{
+			*offset = i;
+			return DISTID_PARSE_BAD_CHAR;
+		}
+		if (!over)
+		{
+			v = v * 10 + (unsigned) (s[i] - '0');
+			over = v > distid_max();
+		}
+	}
+	if (over)
+	{
+		*offset = i;
+		return DISTID_PARSE_RANGE;
+	}
+	*out = v;
+	return DISTID_PARSE_OK;
+}
+
+/* writes the digits of v < 10^19 right-aligned in width, zero-padded */
+static char *
+put_digits(uint64_t v, char *end, int width)
+{
+	while (width-- > 0)
+	{
+		*--end = (char) ('0' + v % 10);
+		v /= 10;
+	}
+	return end;
+}
+
+void
+distid_format_decimal(idg_u128 v, char *out)
+{
+	/* one 128-bit division; the rest is 64-bit arithmetic */
+	uint64_t	hi = (uint64_t) (v / TEN19);
+	uint64_t	lo = (uint64_t) (v % TEN19);
+	char		buf[40];
+	char	   *end = buf + sizeof(buf) - 1;
+	char	   *p;
+
+	*end = '\0';
+	if (hi == 0)
+	{
+		p = end;
+		do
+		{
+			*--p = (char) ('0' + lo % 10);
+			lo /= 10;
+		} while (lo > 0);
+	}
+	else
+	{
+		p = put_digits(lo, end, 19);
+		while (hi > 0)
+		{
+			*--p = (char) ('0' + hi % 10);
+			hi /= 10;
+		}
+	}
+	while ((*out++ = *p++) != '\0')
+		;
+}
+
+void
+idg_base62_encode(uint64_t v, int width, char *out)
+{
+	int			i;
+
+	for (i = width - 1; i >= 0; i--)
+	{
+		out[i] = b62_digits[v % 62];
+		v /= 62;
+	}
+}
+
+distid_parse_status
+idg_base62_decode(const char *s, int width, uint64_t *out, size_t *offset)
+{
+	idg_u128	v = 0;
+	int			i;
+
+	for (i = 0; i < width; i++)
+	{
+		int			d = b62_value(s[i]);
+
+		if (d < 0)
+		{
+			*offset = (size_t) i;
+			return DISTID_PARSE_BAD_CHAR;
+		}
+		v = v * 62 + (unsigned) d;
+	}
+	if (v > UINT64_MAX)
+	{
+		*offset = 0;
+		return DISTID_PARSE_RANGE;
+	}
+	*out = (uint64_t) v;
+	return DISTID_PARSE_OK;
+}
+
+/* decodes consecutive base62 blocks of the given widths from s */
+static distid_parse_status
+decode_blocks(const char *s, const int *widths, int nblocks, uint64_t *values, size_t *offset)
+{
+	size_t		pos = 0;
+	int			b;
+
+	for (b = 0; b < nblocks; b++)
+	{
+		distid_parse_status st = idg_base62_decode(s + pos, widths[b], &values[b], offset);
+
+		if (st != DISTID_PARSE_OK)
+		{
+			*offset += pos;
+			return st;
+		}
+		pos += (size_t) widths[b];
+	}
+	return DISTID_PARSE_OK;
+}
+
+void
+distid_to_alphanumeric(idg_u128 v, char out[DISTID_ALNUM_LEN + 1])
+{
+	idg_base62_encode((uint64_t) (v >> 64), 5, out);
+	idg_base62_encode((uint64_t) v, 11, out + 5);
+	out[DISTID_ALNUM_LEN] = '\0';
+}
+
+distid_parse_status
+distid_from_alphanumeric(const char *s, idg_u128 *out, size_t *offset)
+{
+	static const int widths[] = {5, 11};
+	uint64_t	blocks[2];
+	distid_parse_status st = check_length(s, DISTID_ALNUM_LEN, offset);
+	idg_u128	v;
+
+	if (st == DISTID_PARSE_OK)
+		st = decode_blocks(s, widths, 2, blocks, offset);
+	if (st != DISTID_PARSE_OK)
+		return st;
+	v = ((idg_u128) blocks[0] << 64) | blocks[1];
+	if (v > distid_max())
+	{
+		*offset = 0;
+		return DISTID_PARSE_RANGE;
+	}
+	*out = v;
+	return DISTID_PARSE_OK;
+}
+
+void
+distid_to_hex(idg_u128 v, char out[DISTID_HEX_LEN + 1])
+{
+	static const char hex[] = "0123456789ABCDEF";
+	int			i;
+
+	for (i = DISTID_HEX_LEN - 1; i >= 0; i--)
+	{
+		out[i] = hex[(unsigned) v & 0xF];
+		v >>= 4;
+	}
+	out[DISTID_HEX_LEN] = '\0';
+}
+
+distid_parse_status
+distid_from_hex(const char *s, idg_u128 *out, size_t *offset)
+{
+	distid_parse_status st = check_length(s, DISTID_HEX_LEN, offset);
+	idg_u128	v = 0;
+	int			i;
+
+	if (st != DISTID_PARSE_OK)
+		return st;
+	for (i = 0; i < DISTID_HEX_LEN; i++)
+	{
+		int			d = hex_value(s[i]);
+
+		if (d < 0)
+		{
+			*offset = (size_t) i;
+			return DISTID_PARSE_BAD_CHAR;
+		}
+		v = (v << 4) | (unsigned) d;
+	}
+	if (v > distid_max())
+	{
+		*offset = 0;
+		return DISTID_PARSE_RANGE;
+	}
+	*out = v;
+	return DISTID_PARSE_OK;
+}
+
+void
+uuid_to_alphanumeric(const uint8_t in[16], char out[UUID_ALNUM_LEN + 1])
+{
+	idg_base62_encode(idg_load_be64(in), 11, out);
+	idg_base62_encode(idg_load_be64(in + 8), 11, out + 11);
+	out[UUID_ALNUM_LEN] = '\0';
+}
+
+distid_parse_status
+uuid_from_alphanumeric(const char *s, uint8_t out[16], size_t *offset)
+{
+	static const int widths[] = {11, 11};
+	uint64_t	blocks[2];
+	distid_parse_status st = check_length(s, UUID_ALNUM_LEN, offset);
+
+	if (st == DISTID_PARSE_OK)
+		st = decode_blocks(s, widths, 2, blocks, offset);
+	if (st != DISTID_PARSE_OK)
+		return st;
+	idg_store_be64(out, blocks[0]);
+	idg_store_be64(out + 8, blocks[1]);
+	return DISTID_PARSE_OK;
+}
+
+distid_parse_status
+bigint_from_alphanumeric(const char *s, int64_t *out, size_t *offset)
+{
+	static const int widths[] = {11};
+	uint64_t	v;
+	distid_parse_status st = check_length(s, BIGINT_ALNUM_LEN, offset);
+
+	if (st == DISTID_PARSE_OK)
+		st = decode_blocks(s, widths, 1, &v, offset);
+	if (st != DISTID_PARSE_OK)
+		return st;
+	if (v > (uint64_t) INT64_MAX)
+	{
+		*offset = 0;
+		return DISTID_PARSE_RANGE;
+	}
+	*out = (int64_t) v;
+	return DISTID_PARSE_OK;
+}
+
+/*
+ * DistributedIdGenerator.CreateValues(): ids are stamped 1000 ms in the past,
+ * so a burst may borrow milliseconds up to the present (about 128 ids per
+ * millisecond, so ~128K at once) before it has to sleep.
+ */
+distid_gen_status
+distid_next(distid_gen *g, uint64_t now_ms, idg_rand64_fn rnd, void *ctx, idg_u128 *id)
+{
+	const uint64_t max48 = idg_mask(DISTID_RAND_BITS);
+	uint64_t	r = rnd(ctx) & max48;
+	uint64_t	ts = now_ms - DISTID_LEEWAY_MS;
+
+	if (r == 0)
+		r = 1;
+	if (ts <= g->prev_ts)
+	{
+		uint64_t	inc = r & idg_mask(DISTID_INC_BITS);
+		uint64_t	max_ts;
+
+		if (inc == 0)
+			inc = 1;
+		if (inc <= max48 - g->prev_rand)
+		{
+			g->prev_rand += inc;
+			*id = distid_compose(g->prev_ts, g->prev_rand);
+			return DISTID_GEN_OK;
+		}
+		/* overflow: move to a later millisecond that is still in the past */
+		max_ts = ts + DISTID_LEEWAY_MS - 1;
+		if (g->prev_ts < max_ts)
+			ts = g->prev_ts + 1;
+		else if (g->prev_ts - max_ts <= DISTID_LEEWAY_MS)
+			return DISTID_GEN_SLEEP;
+		/* else the clock went back by more than the leeway: follow it */
+	}
+	if (ts > DISTID_MAX_TS)
+		return DISTID_GEN_RANGE;
+	g->prev_ts = ts;
+	g->prev_rand = r;
+	*id = distid_compose(ts, r);
+	return DISTID_GEN_OK;
+}
+
+/*
+ * DistributedId128Generator.CreateValues(): no leeway; on overflow within a
+ * millisecond, sleep unless the clock went back by a second or more.
+ */
+distid_gen_status
+distid128_next(distid128_gen *g, uint64_t now_ms, idg_rand64_fn rnd, void *ctx, uint8_t id[16])
+{
+	uint64_t	hi = rnd(ctx) >> (64 - 11);
+	uint64_t	lo = rnd(ctx);
+	uint64_t	ts = now_ms;
+
+	if ((hi | lo) == 0)
+		lo = 1;
+	if (ts <= g->prev_ts)
+	{
+		uint64_t	inc = lo & idg_mask(DISTID128_INC_BITS);
+		idg_u128	prev = ((idg_u128) g->prev_hi << 64) | g->prev_lo;
+		idg_u128	max75 = ((idg_u128) 1 << 75) - 1;
+
+		if (inc == 0)
+			inc = 1;
+		if (inc <= max75 - prev)
+		{
+			prev += inc;
+			g->prev_hi = (uint64_t) (prev >> 64);
+			g->prev_lo = (uint64_t) prev;
+			hi = g->prev_hi;
+			lo = g->prev_lo;
+			ts = g->prev_ts;
+			goto write;
+		}
+		if (ts + 1000 > g->prev_ts)
+			return DISTID_GEN_SLEEP;
+	}
+	if (ts >= (UINT64_C(1) << 48))
+		return DISTID_GEN_RANGE;
+	g->prev_ts = ts;
+	g->prev_hi = hi;
+	g->prev_lo = lo;
+
+write:
+	idg_store_be64(id, (ts << 16) | (UINT64_C(0x7) << 12) | (hi << 1) | (lo >> 63));
+	idg_store_be64(id + 8, lo & idg_mask(63));
+	return DISTID_GEN_OK;
+}
