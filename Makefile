@@ -3,13 +3,13 @@
 EXTENSION = idgen
 MODULE_big = idgen
 
-CORE_OBJS = src/core/uuidtext.o src/core/iuid_layout.o src/core/monotonic.o src/core/base36.o
-OBJS = src/idgen.o src/random.o src/shmem.o src/fixedid.o src/iuid.o src/base36id.o $(CORE_OBJS)
+CORE_OBJS = src/core/uuidtext.o src/core/iuid_layout.o src/core/monotonic.o src/core/base36.o src/core/distid.o
+OBJS = src/idgen.o src/random.o src/shmem.o src/fixedid.o src/iuid.o src/base36id.o src/distid.o $(CORE_OBJS)
 
 DATA = $(wildcard sql/idgen--*.sql)
 
 # pg_regress inputs sql/<name>.sql, outputs expected/<name>.out
-REGRESS = iuid base36id markings
+REGRESS = iuid base36id distid markings
 
 PG_CPPFLAGS = -I$(srcdir)/src
 

@@ -380,3 +380,220 @@ COMMENT ON FUNCTION base36id_from_timestamp(timestamptz) IS 'least base36id of t
 COMMENT ON FUNCTION base36id_timestamp(base36id) IS 'creation time of a base36id, to the second';
 COMMENT ON FUNCTION base36id_worker(base36id) IS 'worker field of a base36id';
 COMMENT ON FUNCTION base36id_counter(base36id) IS 'per-second counter field of a base36id';
+
+--
+-- distid: DistributedId of Architect.Identities 2.x, a 93-bit decimal in 12 bytes
+--
+
+CREATE TYPE distid;
+
+CREATE FUNCTION distid_in(cstring) RETURNS distid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid_out(distid) RETURNS cstring
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid_recv(internal) RETURNS distid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid_send(distid) RETURNS bytea
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE distid (
+	INTERNALLENGTH = 12,
+	INPUT = distid_in,
+	OUTPUT = distid_out,
+	RECEIVE = distid_recv,
+	SEND = distid_send,
+	ALIGNMENT = char,
+	STORAGE = plain,
+	CATEGORY = 'U'
+);
+COMMENT ON TYPE distid IS 'DistributedId (Architect.Identities 2.x): milliseconds since 1900 and 48 random bits, a decimal of up to 28 digits';
+
+COMMENT ON FUNCTION distid_in(cstring) IS 'I/O';
+COMMENT ON FUNCTION distid_out(distid) IS 'I/O';
+COMMENT ON FUNCTION distid_recv(internal) IS 'I/O';
+COMMENT ON FUNCTION distid_send(distid) IS 'I/O';
+
+CREATE FUNCTION distid_eq(distid, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_ne(distid, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_lt(distid, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_le(distid, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_gt(distid, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_ge(distid, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_cmp(distid, distid) RETURNS int4
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_sortsupport(internal) RETURNS void
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid_hash(distid) RETURNS int4
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid_hash_extended(distid, int8) RETURNS int8
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid_smaller(distid, distid) RETURNS distid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid_larger(distid, distid) RETURNS distid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION distid_eq(distid, distid) IS 'implementation of = operator';
+COMMENT ON FUNCTION distid_ne(distid, distid) IS 'implementation of <> operator';
+COMMENT ON FUNCTION distid_lt(distid, distid) IS 'implementation of < operator';
+COMMENT ON FUNCTION distid_le(distid, distid) IS 'implementation of <= operator';
+COMMENT ON FUNCTION distid_gt(distid, distid) IS 'implementation of > operator';
+COMMENT ON FUNCTION distid_ge(distid, distid) IS 'implementation of >= operator';
+COMMENT ON FUNCTION distid_cmp(distid, distid) IS 'less-equal-greater';
+COMMENT ON FUNCTION distid_sortsupport(internal) IS 'sort support';
+COMMENT ON FUNCTION distid_hash(distid) IS 'hash';
+COMMENT ON FUNCTION distid_hash_extended(distid, int8) IS 'hash';
+COMMENT ON FUNCTION distid_smaller(distid, distid) IS 'smaller of two';
+COMMENT ON FUNCTION distid_larger(distid, distid) IS 'larger of two';
+
+CREATE OPERATOR = (
+	LEFTARG = distid, RIGHTARG = distid, PROCEDURE = distid_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = distid, RIGHTARG = distid, PROCEDURE = distid_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = distid, RIGHTARG = distid, PROCEDURE = distid_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = distid, RIGHTARG = distid, PROCEDURE = distid_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = distid, RIGHTARG = distid, PROCEDURE = distid_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = distid, RIGHTARG = distid, PROCEDURE = distid_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+
+COMMENT ON OPERATOR = (distid, distid) IS 'equal';
+COMMENT ON OPERATOR <> (distid, distid) IS 'not equal';
+COMMENT ON OPERATOR < (distid, distid) IS 'less than';
+COMMENT ON OPERATOR <= (distid, distid) IS 'less than or equal';
+COMMENT ON OPERATOR > (distid, distid) IS 'greater than';
+COMMENT ON OPERATOR >= (distid, distid) IS 'greater than or equal';
+
+CREATE OPERATOR CLASS distid_ops
+	DEFAULT FOR TYPE distid USING btree AS
+		OPERATOR 1 <,
+		OPERATOR 2 <=,
+		OPERATOR 3 =,
+		OPERATOR 4 >=,
+		OPERATOR 5 >,
+		FUNCTION 1 distid_cmp(distid, distid),
+		FUNCTION 2 distid_sortsupport(internal),
+		FUNCTION 4 btequalimage(oid);
+COMMENT ON OPERATOR CLASS distid_ops USING btree IS 'default btree operator class for distid';
+COMMENT ON OPERATOR FAMILY distid_ops USING btree IS 'btree operator family for distid';
+
+CREATE OPERATOR CLASS distid_ops
+	DEFAULT FOR TYPE distid USING hash AS
+		OPERATOR 1 =,
+		FUNCTION 1 distid_hash(distid),
+		FUNCTION 2 distid_hash_extended(distid, int8);
+COMMENT ON OPERATOR CLASS distid_ops USING hash IS 'default hash operator class for distid';
+COMMENT ON OPERATOR FAMILY distid_ops USING hash IS 'hash operator family for distid';
+
+CREATE OPERATOR CLASS distid_minmax_ops
+	DEFAULT FOR TYPE distid USING brin AS
+		OPERATOR 1 <,
+		OPERATOR 2 <=,
+		OPERATOR 3 =,
+		OPERATOR 4 >=,
+		OPERATOR 5 >,
+		FUNCTION 1 brin_minmax_opcinfo(internal),
+		FUNCTION 2 brin_minmax_add_value(internal, internal, internal, internal),
+		FUNCTION 3 brin_minmax_consistent(internal, internal, internal),
+		FUNCTION 4 brin_minmax_union(internal, internal, internal);
+COMMENT ON OPERATOR CLASS distid_minmax_ops USING brin IS 'default BRIN minmax operator class for distid';
+COMMENT ON OPERATOR FAMILY distid_minmax_ops USING brin IS 'BRIN minmax operator family for distid';
+
+CREATE AGGREGATE min(distid) (
+	SFUNC = distid_smaller, STYPE = distid, COMBINEFUNC = distid_smaller,
+	SORTOP = <, PARALLEL = SAFE
+);
+CREATE AGGREGATE max(distid) (
+	SFUNC = distid_larger, STYPE = distid, COMBINEFUNC = distid_larger,
+	SORTOP = >, PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE min(distid) IS 'minimum value of all distid input values';
+COMMENT ON AGGREGATE max(distid) IS 'maximum value of all distid input values';
+
+-- casts: a distid is a whole number from 0 to 10^28-1
+
+CREATE FUNCTION distid(numeric) RETURNS distid
+	AS 'MODULE_PATHNAME', 'distid_from_numeric' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid_numeric(distid) RETURNS numeric
+	AS 'MODULE_PATHNAME', 'distid_to_numeric' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION distid(numeric) IS 'convert numeric to distid: whole numbers from 0 to 10^28-1';
+COMMENT ON FUNCTION distid_numeric(distid) IS 'convert distid to numeric';
+
+CREATE CAST (numeric AS distid) WITH FUNCTION distid(numeric) AS ASSIGNMENT;
+CREATE CAST (distid AS numeric) WITH FUNCTION distid_numeric(distid) AS ASSIGNMENT;
+COMMENT ON CAST (numeric AS distid) IS 'rejects fractions, negatives and values above 10^28-1';
+COMMENT ON CAST (distid AS numeric) IS 'the same number';
+
+-- generation, extraction and encodings
+
+CREATE FUNCTION distid_generate() RETURNS distid
+	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid_timestamp(distid) RETURNS timestamptz
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid_from_timestamp(timestamptz) RETURNS distid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid_to_alphanumeric(distid) RETURNS text
+	AS 'MODULE_PATHNAME', 'distid_to_alphanumeric_sql' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid_from_alphanumeric(text) RETURNS distid
+	AS 'MODULE_PATHNAME', 'distid_from_alphanumeric_sql' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid_to_hex(distid) RETURNS text
+	AS 'MODULE_PATHNAME', 'distid_to_hex_sql' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid_from_hex(text) RETURNS distid
+	AS 'MODULE_PATHNAME', 'distid_from_hex_sql' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION distid_generate() IS 'new DistributedId, stamped 1 s in the past as the reference does; increasing within the session';
+COMMENT ON FUNCTION distid_timestamp(distid) IS 'creation time of a distid, to the millisecond';
+COMMENT ON FUNCTION distid_from_timestamp(timestamptz) IS 'least distid of the millisecond, for range bounds';
+COMMENT ON FUNCTION distid_to_alphanumeric(distid) IS '16-character base62 form';
+COMMENT ON FUNCTION distid_from_alphanumeric(text) IS 'distid from its 16-character base62 form';
+COMMENT ON FUNCTION distid_to_hex(distid) IS '26-character upper-case hexadecimal form';
+COMMENT ON FUNCTION distid_from_hex(text) IS 'distid from its 26-character hexadecimal form (either case)';
+
+--
+-- DistributedId128 (as core uuid) and the alphanumeric forms of uuid and bigint
+--
+
+CREATE FUNCTION distid128_generate() RETURNS uuid
+	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid128_timestamp(uuid) RETURNS timestamptz
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_to_alphanumeric(uuid) RETURNS text
+	AS 'MODULE_PATHNAME', 'uuid_to_alphanumeric_sql' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_from_alphanumeric(text) RETURNS uuid
+	AS 'MODULE_PATHNAME', 'uuid_from_alphanumeric_sql' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bigint_to_alphanumeric(bigint) RETURNS text
+	AS 'MODULE_PATHNAME', 'bigint_to_alphanumeric_sql' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bigint_from_alphanumeric(text) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'bigint_from_alphanumeric_sql' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION distid128_generate() IS 'new DistributedId128 (UUIDv7-like, milliseconds since 1700), increasing within the session';
+COMMENT ON FUNCTION distid128_timestamp(uuid) IS 'creation time of a DistributedId128';
+COMMENT ON FUNCTION uuid_to_alphanumeric(uuid) IS '22-character base62 form of a uuid';
+COMMENT ON FUNCTION uuid_from_alphanumeric(text) IS 'uuid from its 22-character base62 form';
+COMMENT ON FUNCTION bigint_to_alphanumeric(bigint) IS '11-character base62 form of a non-negative bigint';
+COMMENT ON FUNCTION bigint_from_alphanumeric(text) IS 'bigint from its 11-character base62 form';

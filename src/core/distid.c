@@ -166,7 +166,7 @@ idg_base62_decode(const char *s, int width, uint64_t *out, size_t *offset)
 	if (v > UINT64_MAX)
 	{
 		*offset = 0;
-		return DISTID_PARSE_RANGE;
+		return DISTID_PARSE_BLOCK_RANGE;
 	}
 	*out = (uint64_t) v;
 	return DISTID_PARSE_OK;

@@ -83,6 +83,7 @@ typedef enum distid_parse_status
 	DISTID_PARSE_EMPTY,
 	DISTID_PARSE_LENGTH,		/* wrong number of characters */
 	DISTID_PARSE_BAD_CHAR,		/* character outside the alphabet, at *offset */
+	DISTID_PARSE_BLOCK_RANGE,	/* a base62 block above 2^64-1 */
 	DISTID_PARSE_RANGE			/* well-formed but above the type's maximum */
 } distid_parse_status;
 
@@ -93,7 +94,7 @@ extern void distid_format_decimal(idg_u128 v, char *out);
 
 /* base62 alphabet 0-9A-Za-z, fixed-width big-endian blocks */
 extern void idg_base62_encode(uint64_t v, int width, char *out);
-/* one block; RANGE if it exceeds 2^64-1 */
+/* one block; BLOCK_RANGE if it exceeds 2^64-1 */
 extern distid_parse_status idg_base62_decode(const char *s, int width, uint64_t *out,
 											 size_t *offset);
 

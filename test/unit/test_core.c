@@ -832,7 +832,7 @@ test_distid_parse_errors(void **state)
 	/* blocks in range but the value above 10^28-1 */
 	assert_int_equal(distid_from_alphanumeric("zzzzz00000000000", &v, &off), DISTID_PARSE_RANGE);
 	/* the low block above 2^64-1 (the reference wraps it; we refuse) */
-	assert_int_equal(distid_from_alphanumeric("00000zzzzzzzzzzz", &v, &off), DISTID_PARSE_RANGE);
+	assert_int_equal(distid_from_alphanumeric("00000zzzzzzzzzzz", &v, &off), DISTID_PARSE_BLOCK_RANGE);
 	assert_int_equal(distid_from_alphanumeric("", &v, &off), DISTID_PARSE_EMPTY);
 
 	assert_int_equal(distid_from_hex("000384a786907db2ad82883dc7", &v, &off), DISTID_PARSE_OK);
@@ -845,7 +845,7 @@ test_distid_parse_errors(void **state)
 	assert_int_equal(uuid_from_alphanumeric("LygHa16AHYFLygHa16AHYF", u, &off), DISTID_PARSE_OK);
 	assert_int_equal(u[0], 0xFF);
 	assert_int_equal(u[15], 0xFF);
-	assert_int_equal(uuid_from_alphanumeric("LygHa16AHYGLygHa16AHYF", u, &off), DISTID_PARSE_RANGE);
+	assert_int_equal(uuid_from_alphanumeric("LygHa16AHYGLygHa16AHYF", u, &off), DISTID_PARSE_BLOCK_RANGE);
 	assert_int_equal(bigint_from_alphanumeric("AzL8n0Y58m7", &b, &off), DISTID_PARSE_OK);
 	assert_true(b == INT64_MAX);
 	assert_int_equal(bigint_from_alphanumeric("AzL8n0Y58m8", &b, &off), DISTID_PARSE_RANGE);

@@ -1,0 +1,214 @@
+--
+-- distid, DistributedId128 and the alphanumeric forms
+--
+CREATE EXTENSION idgen;
+SET TimeZone = 'UTC';
+SET DateStyle = 'ISO, YMD';
+
+CREATE FUNCTION pg_temp.err(stmt text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	detail text;
+BEGIN
+	EXECUTE stmt;
+	RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+	GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
+	RETURN SQLSTATE || ': ' || SQLERRM || coalesce(' | ' || nullif(detail, ''), '');
+END $$;
+
+--
+-- SPEC.md vector: 1088824355131185736905670087 <-> 3zfAkCP7ZtzfeQYp <->
+-- 000384A786907DB2AD82883DC7, timestamp 2022-07-31 18:33:00.285 UTC
+--
+SELECT '1088824355131185736905670087'::distid AS id,
+       distid_to_alphanumeric('1088824355131185736905670087') AS alphanumeric,
+       distid_to_hex('1088824355131185736905670087') AS hex,
+       distid_timestamp('1088824355131185736905670087') AS created;
+SELECT distid_from_alphanumeric('3zfAkCP7ZtzfeQYp') AS from_alphanumeric,
+       distid_from_hex('000384A786907DB2AD82883DC7') AS from_hex,
+       distid_from_hex('000384a786907db2ad82883dc7') AS from_lower_hex;
+
+-- boundaries through every encoding; the expected forms were computed with
+-- Python's integers (format(v, '026X') and base62 blocks of 5 and 11)
+SELECT d, distid_to_alphanumeric(d::distid) = a AS alnum_ok, distid_to_hex(d::distid) = h AS hex_ok,
+       distid_from_alphanumeric(a)::text = d AS from_alnum_ok, distid_from_hex(h)::text = d AS from_hex_ok,
+       d::distid::numeric = d::numeric AS numeric_ok, d::numeric::distid::text = d AS from_numeric_ok
+FROM (VALUES
+	('0', '0000000000000000', '00000000000000000000000000'),
+	('1', '0000000000000001', '00000000000000000000000001'),
+	('61', '000000000000000z', '0000000000000000000000003D'),
+	('62', '0000000000000010', '0000000000000000000000003E'),
+	('4294967296', '00000000004gfFC4', '00000000000000000100000000'),
+	('18446744073709551615', '00000LygHa16AHYF', '0000000000FFFFFFFFFFFFFFFF'),
+	('9999999999999999999999999999', 'agbFu5KnEQGxp4QB', '00204FCE5E3E2502610FFFFFFF')) v(d, a, h);
+
+-- DistributedId128 vector: timestamp 2023-07-24 17:59:43.916 UTC; alphanumeric from Python
+SELECT distid128_timestamp('094954a8-622c-76ad-1b93-cdefcbdf0888') AS created,
+       uuid_to_alphanumeric('094954a8-622c-76ad-1b93-cdefcbdf0888') AS alphanumeric,
+       uuid_from_alphanumeric('0nQkrErwxJd2MnCm41WZ5s') AS back;
+SELECT u, uuid_to_alphanumeric(u::uuid) = a AS to_ok, uuid_from_alphanumeric(a) = u::uuid AS from_ok
+FROM (VALUES
+	('00000000-0000-0000-0000-000000000000', '0000000000000000000000'),
+	('ffffffff-ffff-ffff-ffff-ffffffffffff', 'LygHa16AHYFLygHa16AHYF'),
+	('00000000-0000-0000-ffff-ffffffffffff', '00000000000LygHa16AHYF'),
+	('00000000-0000-0001-0000-000000000000', '0000000000100000000000')) v(u, a);
+SELECT b, bigint_to_alphanumeric(b) = a AS to_ok, bigint_from_alphanumeric(a) = b AS from_ok
+FROM (VALUES (0::bigint, '00000000000'), (1, '00000000001'), (61, '0000000000z'), (62, '00000000010'),
+             (4294967296, '000004gfFC4'), (9223372036854775807, 'AzL8n0Y58m7')) v(b, a);
+
+--
+-- malformed input: 22P02 with a detail; out of range: 22003
+--
+SELECT pg_temp.err($$SELECT ''::distid$$);
+SELECT pg_temp.err($$SELECT '12a4'::distid$$);
+SELECT pg_temp.err($$SELECT '-1'::distid$$);
+SELECT pg_temp.err($$SELECT ' 1'::distid$$);
+SELECT pg_temp.err($$SELECT '10000000000000000000000000000'::distid$$);
+SELECT '00000000000000000000000000000000042'::distid AS leading_zeros;
+SELECT pg_temp.err($$SELECT distid_from_alphanumeric('3zfAkCP7ZtzfeQY')$$);
+SELECT pg_temp.err($$SELECT distid_from_alphanumeric('3zfAkCP7ZtzfeQYpp')$$);
+SELECT pg_temp.err($$SELECT distid_from_alphanumeric('3zfAkCP7Z-zfeQYp')$$);
+SELECT pg_temp.err($$SELECT distid_from_alphanumeric('3zfAkCP7ZtzfeQYé')$$);
+SELECT pg_temp.err($$SELECT distid_from_alphanumeric('')$$);
+-- the reference wraps a block above 2^64-1; here it is an error
+SELECT pg_temp.err($$SELECT distid_from_alphanumeric('00000zzzzzzzzzzz')$$);
+SELECT pg_temp.err($$SELECT distid_from_alphanumeric('zzzzz00000000000')$$);
+SELECT pg_temp.err($$SELECT distid_from_hex('000384A786907DB2AD82883DC')$$);
+SELECT pg_temp.err($$SELECT distid_from_hex('000384A786907DB2AD82883DCG')$$);
+SELECT pg_temp.err($$SELECT distid_from_hex('00204FCE5E3E25026110000000')$$);
+SELECT pg_temp.err($$SELECT uuid_from_alphanumeric('LygHa16AHYGLygHa16AHYF')$$);
+SELECT pg_temp.err($$SELECT uuid_from_alphanumeric('0nQkrErwxJd2MnCm41WZ5')$$);
+SELECT pg_temp.err($$SELECT bigint_from_alphanumeric('AzL8n0Y58m8')$$);
+SELECT pg_temp.err($$SELECT bigint_from_alphanumeric('AzL8n0Y58m')$$);
+SELECT pg_temp.err($$SELECT bigint_to_alphanumeric(-1)$$);
+SELECT pg_temp.err($$SELECT distid128_timestamp('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11')$$);
+SELECT pg_temp.err($$SELECT distid128_timestamp('094954a8-622c-76ad-9b93-cdefcbdf0888')$$);
+
+--
+-- numeric casts
+--
+SELECT 1088824355131185736905670087::numeric::distid AS from_numeric,
+       '1088824355131185736905670087'::distid::numeric + 1 AS plus_one,
+       42.000::numeric::distid AS whole_with_scale;
+SELECT pg_temp.err($$SELECT 42.5::numeric::distid$$);
+SELECT pg_temp.err($$SELECT (-1)::numeric::distid$$);
+SELECT pg_temp.err($$SELECT 10000000000000000000000000000::numeric::distid$$);
+SELECT pg_temp.err($$SELECT 'NaN'::numeric::distid$$);
+SELECT pg_temp.err($$SELECT 'Infinity'::numeric::distid$$);
+
+--
+-- generation
+--
+-- increasing within a session, stamped up to 1.1 s before the clock
+DO $$
+DECLARE
+	prev distid;
+	id distid;
+	t1 timestamptz;
+	bad int := 0;
+BEGIN
+	FOR i IN 1..20000 LOOP
+		id := distid_generate();
+		t1 := clock_timestamp();
+		IF (prev IS NOT NULL AND id <= prev)
+		   OR distid_timestamp(id) > t1
+		   OR distid_timestamp(id) < t1 - interval '1.1 s' THEN
+			bad := bad + 1;
+		END IF;
+		prev := id;
+	END LOOP;
+	RAISE NOTICE 'distids out of order or off the clock: %', bad;
+END $$;
+-- DistributedId128: version 7, bit 64 clear, increasing, no leeway
+DO $$
+DECLARE
+	prev uuid;
+	id uuid;
+	t0 timestamptz;
+	t1 timestamptz;
+	bad int := 0;
+BEGIN
+	FOR i IN 1..20000 LOOP
+		t0 := clock_timestamp();
+		id := distid128_generate();
+		t1 := clock_timestamp();
+		IF (prev IS NOT NULL AND id <= prev)
+		   OR substr(id::text, 15, 1) <> '7'
+		   OR substr(id::text, 20, 1) NOT IN ('0', '1', '2', '3', '4', '5', '6', '7')
+		   OR distid128_timestamp(id) > t1
+		   OR distid128_timestamp(id) < date_trunc('milliseconds', t0) THEN
+			bad := bad + 1;
+		END IF;
+		prev := id;
+	END LOOP;
+	RAISE NOTICE 'DistributedId128s out of order, malformed or off the clock: %', bad;
+END $$;
+
+--
+-- bounds for ranges
+--
+SELECT distid_from_timestamp('2022-07-31 18:33:00.285+00') AS least_of_ms,
+       distid_from_timestamp('2022-07-31 18:33:00.285+00') <= '1088824355131185736905670087'::distid AS le,
+       distid_from_timestamp('2022-07-31 18:33:00.286+00') > '1088824355131185736905670087'::distid AS gt;
+SELECT distid_from_timestamp('1900-01-01 00:00:00+00') AS first,
+       distid_timestamp(distid_from_timestamp('3025-10-23 17:06:28.005+00')) AS last;
+SELECT pg_temp.err($$SELECT distid_from_timestamp('1899-12-31 23:59:59.999+00')$$);
+SELECT pg_temp.err($$SELECT distid_from_timestamp('3025-10-23 17:06:28.006+00')$$);
+SELECT distid_timestamp('9999999999999999999999999999') AS last_representable;
+
+--
+-- ordering, hashing, indexes
+--
+CREATE TEMP TABLE many AS
+SELECT trunc(random() * 9999999999999999999999999999)::numeric::distid AS id FROM generate_series(1, 30000);
+SELECT (SELECT array_agg(id ORDER BY id) FROM many)
+     = (SELECT array_agg(id ORDER BY id::numeric) FROM many) AS sorted_like_numeric;
+SELECT min(id) = (SELECT id FROM many ORDER BY id LIMIT 1) AS min_ok,
+       max(id)::numeric = (SELECT max(id::numeric) FROM many) AS max_ok
+FROM many;
+SELECT distid_hash('1') = distid_hash('1'::text::distid) AS stable, distid_hash('1') <> distid_hash('2') AS differs,
+       (distid_hash_extended('1', 0) & 4294967295) = (distid_hash('1')::bigint & 4294967295) AS seed0_matches;
+CREATE TABLE d (id distid PRIMARY KEY, n int);
+INSERT INTO d SELECT (g::numeric * 1000000000000000000000)::distid, g FROM generate_series(1, 20000) g;
+ANALYZE d;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+EXPLAIN (COSTS OFF) SELECT n FROM d WHERE id = '500000000000000000000000';
+SELECT n FROM d WHERE id = '500000000000000000000000';
+CREATE INDEX d_hash ON d USING hash (id);
+ALTER TABLE d DROP CONSTRAINT d_pkey;
+EXPLAIN (COSTS OFF) SELECT n FROM d WHERE id = '500000000000000000000000';
+SELECT n FROM d WHERE id = '500000000000000000000000';
+DROP INDEX d_hash;
+CREATE INDEX d_brin ON d USING brin (id) WITH (pages_per_range = 2);
+SET enable_bitmapscan = on;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM d WHERE id BETWEEN '1000000000000000000000' AND '3000000000000000000000';
+SELECT count(*) FROM d WHERE id BETWEEN '1000000000000000000000' AND '3000000000000000000000';
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+CREATE INDEX d_btree ON d (id);
+CREATE EXTENSION pageinspect;
+SELECT allequalimage FROM bt_metap('d_btree');
+
+--
+-- binary I/O: 12 big-endian bytes, range checked on input
+--
+SELECT distid_send('1088824355131185736905670087') = '\x0384a786907db2ad82883dc7'::bytea AS send_ok;
+CREATE TEMP TABLE bin_in (id distid);
+DO $$
+BEGIN
+	EXECUTE format('COPY (SELECT id FROM many) TO %L WITH (FORMAT binary)',
+	               '/tmp/idgen_regress_distid_' || pg_backend_pid() || '.bin');
+	EXECUTE format('COPY bin_in FROM %L WITH (FORMAT binary)',
+	               '/tmp/idgen_regress_distid_' || pg_backend_pid() || '.bin');
+	-- 12 bytes of 0xff: above 10^28-1
+	EXECUTE format('COPY (SELECT %L::bytea) TO %L WITH (FORMAT binary)', '\xffffffffffffffffffffffff',
+	               '/tmp/idgen_regress_distid_' || pg_backend_pid() || '.bin');
+END $$;
+SELECT (SELECT array_agg(id ORDER BY id) FROM bin_in) = (SELECT array_agg(id ORDER BY id) FROM many) AS binary_roundtrip;
+SELECT pg_temp.err(format('COPY bin_in FROM %L WITH (FORMAT binary)',
+                          '/tmp/idgen_regress_distid_' || pg_backend_pid() || '.bin'));
+
+SET client_min_messages = warning;
+DROP EXTENSION idgen CASCADE;
+DROP EXTENSION pageinspect;

@@ -1,0 +1,412 @@
+/*
+ * distid.c — SQL glue for distid (DistributedId), DistributedId128 and the
+ * alphanumeric forms of Architect.Identities 2.x.
+ */
+#include "idgen.h"
+
+#include "core/bytes.h"
+#include "core/distid.h"
+#include "fixedid.h"
+#include "libpq/pqformat.h"
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "storage/latch.h"
+#include "utils/builtins.h"
+#include "utils/numeric.h"
+#include "utils/uuid.h"
+#include "utils/wait_event.h"
+
+#define MS_1900_TO_1970 INT64CONST(2208988800000)
+#define MS_1700_TO_1970 INT64CONST(8520336000000)
+#define DISTID_MAX_TEXT "9999999999999999999999999999"
+
+typedef struct distid
+{
+	uint8		data[DISTID_LEN];
+} distid;
+
+#define PG_GETARG_DISTID_P(n) ((distid *) PG_GETARG_POINTER(n))
+
+static const idgen_time_span distid_span = {
+	.typname = "distid",
+	.epoch_unix_ms = -MS_1900_TO_1970,
+	.unit_ms = 1,
+	.max_units = UINT64CONST(35527136788005),	/* (10^28-1) >> 48 */
+	.first = "1900-01-01 00:00:00 UTC",
+	.last = "3025-10-23 17:06:28.005 UTC",
+};
+
+static const idgen_time_span distid128_span = {
+	.typname = "DistributedId128",
+	.epoch_unix_ms = -MS_1700_TO_1970,
+	.unit_ms = 1,
+	.max_units = (UINT64CONST(1) << 48) - 1,
+	.first = "1700-01-01 00:00:00 UTC",
+	.last = "10619-08-04 05:31:50.655 UTC",
+};
+
+/* per backend, as the reference keeps one generator per process */
+static distid_gen distid_state;
+static distid128_gen distid128_state;
+
+IDGEN_FIXED_ID_FUNCTIONS(distid, DISTID_LEN)
+
+static Datum
+distid_datum(idg_u128 v)
+{
+	distid	   *result = palloc(sizeof(distid));
+
+	distid_store(result->data, v);
+	return PointerGetDatum(result);
+}
+
+/* the first byte outside ASCII, or -1: decoders are ASCII-only */
+static int
+first_non_ascii(const char *s)
+{
+	const char *p;
+
+	for (p = s; *p; p++)
+		if (IS_HIGHBIT_SET(*p))
+			return (int) (p - s);
+	return -1;
+}
+
+/*
+ * 22P02 for a malformed encoded id; what names the encoding, range_detail
+ * says what RANGE means for it.
+ */
+pg_attribute_noreturn()
+static void
+parse_error(const char *what, const char *input, distid_parse_status st, size_t offset,
+			size_t want, const char *range_detail)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+			 errmsg("invalid %s: \"%s\"", what, input),
+			 st == DISTID_PARSE_EMPTY ? errdetail("Input is empty.") :
+			 st == DISTID_PARSE_LENGTH ?
+			 errdetail("Expected %zu characters, found %zu.", want, offset) :
+			 st == DISTID_PARSE_BLOCK_RANGE ?
+			 errdetail("A base62 block exceeds 2^64-1.") :
+			 st == DISTID_PARSE_RANGE ? errdetail("%s", range_detail) :
+			 idgen_errdetail_bad_char(input, offset)));
+	pg_unreachable();
+}
+
+/* runs a fixed-width decoder on text, reporting its failures */
+#define DECODE_TEXT(what, input, want, range_detail, call) \
+	do { \
+		size_t		off_; \
+		distid_parse_status st_; \
+		int			bad_ = first_non_ascii(input); \
+		if (bad_ >= 0) \
+			parse_error(what, input, DISTID_PARSE_BAD_CHAR, (size_t) bad_, want, range_detail); \
+		st_ = (call); \
+		if (st_ != DISTID_PARSE_OK) \
+			parse_error(what, input, st_, off_, want, range_detail); \
+	} while (0)
+
+PG_FUNCTION_INFO_V1(distid_in);
+Datum
+distid_in(PG_FUNCTION_ARGS)
+{
+	char	   *input = PG_GETARG_CSTRING(0);
+	idg_u128	v;
+	size_t		offset;
+	distid_parse_status st = distid_parse_decimal(input, &v, &offset);
+
+	if (st == DISTID_PARSE_RANGE)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("value \"%s\" is out of range for type distid", input),
+				 errdetail("Valid values are from 0 to " DISTID_MAX_TEXT ".")));
+	if (st == DISTID_PARSE_EMPTY)
+		idgen_invalid_input("distid", input, errdetail("Input is empty."));
+	if (st != DISTID_PARSE_OK)
+		idgen_invalid_input("distid", input, idgen_errdetail_bad_char(input, offset));
+	return distid_datum(v);
+}
+
+PG_FUNCTION_INFO_V1(distid_out);
+Datum
+distid_out(PG_FUNCTION_ARGS)
+{
+	char	   *out = palloc(40);
+
+	distid_format_decimal(distid_load(PG_GETARG_DISTID_P(0)->data), out);
+	PG_RETURN_CSTRING(out);
+}
+
+PG_FUNCTION_INFO_V1(distid_recv);
+Datum
+distid_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	idg_u128	v = distid_load((const uint8 *) pq_getmsgbytes(buf, DISTID_LEN));
+
+	if (v > distid_max())
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid external binary representation for type %s", "distid"),
+				 errdetail("The value exceeds " DISTID_MAX_TEXT ".")));
+	return distid_datum(v);
+}
+
+PG_FUNCTION_INFO_V1(distid_send);
+Datum
+distid_send(PG_FUNCTION_ARGS)
+{
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	pq_sendbytes(&buf, (char *) PG_GETARG_DISTID_P(0)->data, DISTID_LEN);
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+PG_FUNCTION_INFO_V1(distid_to_numeric);
+Datum
+distid_to_numeric(PG_FUNCTION_ARGS)
+{
+	char		text[40];
+
+	distid_format_decimal(distid_load(PG_GETARG_DISTID_P(0)->data), text);
+	return DirectFunctionCall3(numeric_in, CStringGetDatum(text),
+							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+}
+
+pg_attribute_noreturn()
+static void
+numeric_out_of_range(const char *shown, const char *why)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+			 errmsg("numeric value %s is out of range for type distid", shown),
+			 errdetail("%s", why)));
+	pg_unreachable();
+}
+
+/* numeric -> distid: whole numbers from 0 to 10^28-1 only */
+PG_FUNCTION_INFO_V1(distid_from_numeric);
+Datum
+distid_from_numeric(PG_FUNCTION_ARGS)
+{
+	char	   *text = DatumGetCString(DirectFunctionCall1(numeric_out, PG_GETARG_DATUM(0)));
+	char	   *dot = strchr(text, '.');
+	idg_u128	v;
+	size_t		offset;
+
+	if (strcmp(text, "NaN") == 0 || strstr(text, "Infinity") != NULL)
+		numeric_out_of_range(text, "A distid is a whole number from 0 to " DISTID_MAX_TEXT ".");
+	if (text[0] == '-')
+		numeric_out_of_range(text, "A distid cannot be negative.");
+	if (dot != NULL)
+	{
+		const char *p;
+
+		for (p = dot + 1; *p; p++)
+			if (*p != '0')
+				numeric_out_of_range(text, "A distid has no fractional part.");
+		*dot = '\0';
+	}
+	if (distid_parse_decimal(text, &v, &offset) != DISTID_PARSE_OK)
+	{
+		if (dot != NULL)
+			*dot = '.';
+		numeric_out_of_range(text, "Valid values are from 0 to " DISTID_MAX_TEXT ".");
+	}
+	return distid_datum(v);
+}
+
+/* sleep one millisecond, as the reference does, but answer to cancels */
+static void
+sleep_1ms(void)
+{
+	(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 1,
+					 PG_WAIT_EXTENSION);
+	ResetLatch(MyLatch);
+	CHECK_FOR_INTERRUPTS();
+}
+
+PG_FUNCTION_INFO_V1(distid_generate);
+Datum
+distid_generate(PG_FUNCTION_ARGS)
+{
+	idg_u128	id;
+
+	for (;;)
+	{
+		uint64		now = idgen_clock_ms() + MS_1900_TO_1970;
+
+		switch (distid_next(&distid_state, now, idgen_random_u64, NULL, &id))
+		{
+			case DISTID_GEN_OK:
+				return distid_datum(id);
+			case DISTID_GEN_SLEEP:
+				sleep_1ms();
+				break;
+			case DISTID_GEN_RANGE:
+				idgen_clock_out_of_span(&distid_span);
+		}
+	}
+}
+
+PG_FUNCTION_INFO_V1(distid_timestamp);
+Datum
+distid_timestamp(PG_FUNCTION_ARGS)
+{
+	idg_u128	v = distid_load(PG_GETARG_DISTID_P(0)->data);
+
+	PG_RETURN_TIMESTAMPTZ(idgen_units_to_timestamp(distid_ts(v), &distid_span));
+}
+
+PG_FUNCTION_INFO_V1(distid_from_timestamp);
+Datum
+distid_from_timestamp(PG_FUNCTION_ARGS)
+{
+	uint64		ms = idgen_timestamp_to_units(PG_GETARG_TIMESTAMPTZ(0), &distid_span);
+
+	return distid_datum(distid_compose(ms, 0));
+}
+
+PG_FUNCTION_INFO_V1(distid_to_alphanumeric_sql);
+Datum
+distid_to_alphanumeric_sql(PG_FUNCTION_ARGS)
+{
+	char		out[DISTID_ALNUM_LEN + 1];
+
+	distid_to_alphanumeric(distid_load(PG_GETARG_DISTID_P(0)->data), out);
+	PG_RETURN_TEXT_P(cstring_to_text(out));
+}
+
+PG_FUNCTION_INFO_V1(distid_from_alphanumeric_sql);
+Datum
+distid_from_alphanumeric_sql(PG_FUNCTION_ARGS)
+{
+	char	   *input = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	idg_u128	v;
+
+	DECODE_TEXT("alphanumeric distid", input, DISTID_ALNUM_LEN,
+				"The value exceeds " DISTID_MAX_TEXT ".",
+				distid_from_alphanumeric(input, &v, &off_));
+	return distid_datum(v);
+}
+
+PG_FUNCTION_INFO_V1(distid_to_hex_sql);
+Datum
+distid_to_hex_sql(PG_FUNCTION_ARGS)
+{
+	char		out[DISTID_HEX_LEN + 1];
+
+	distid_to_hex(distid_load(PG_GETARG_DISTID_P(0)->data), out);
+	PG_RETURN_TEXT_P(cstring_to_text(out));
+}
+
+PG_FUNCTION_INFO_V1(distid_from_hex_sql);
+Datum
+distid_from_hex_sql(PG_FUNCTION_ARGS)
+{
+	char	   *input = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	idg_u128	v;
+
+	DECODE_TEXT("hexadecimal distid", input, DISTID_HEX_LEN,
+				"The value exceeds " DISTID_MAX_TEXT ".",
+				distid_from_hex(input, &v, &off_));
+	return distid_datum(v);
+}
+
+PG_FUNCTION_INFO_V1(distid128_generate);
+Datum
+distid128_generate(PG_FUNCTION_ARGS)
+{
+	pg_uuid_t  *result = palloc(sizeof(pg_uuid_t));
+
+	for (;;)
+	{
+		uint64		now = idgen_clock_ms() + MS_1700_TO_1970;
+
+		switch (distid128_next(&distid128_state, now, idgen_random_u64, NULL, result->data))
+		{
+			case DISTID_GEN_OK:
+				PG_RETURN_UUID_P(result);
+			case DISTID_GEN_SLEEP:
+				sleep_1ms();
+				break;
+			case DISTID_GEN_RANGE:
+				idgen_clock_out_of_span(&distid128_span);
+		}
+	}
+}
+
+PG_FUNCTION_INFO_V1(distid128_timestamp);
+Datum
+distid128_timestamp(PG_FUNCTION_ARGS)
+{
+	pg_uuid_t  *u = PG_GETARG_UUID_P(0);
+
+	/* version nibble 7 and bit 64 clear, or it is not a DistributedId128 */
+	if ((u->data[6] >> 4) != 7 || (u->data[8] & 0x80) != 0)
+	{
+		char	   *shown = DatumGetCString(DirectFunctionCall1(uuid_out, PointerGetDatum(u)));
+
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("uuid %s is not a DistributedId128", shown),
+				 errdetail("A DistributedId128 has version nibble 7 and bit 64 clear.")));
+	}
+	PG_RETURN_TIMESTAMPTZ(idgen_units_to_timestamp(idg_load_be64(u->data) >> 16,
+												   &distid128_span));
+}
+
+PG_FUNCTION_INFO_V1(uuid_to_alphanumeric_sql);
+Datum
+uuid_to_alphanumeric_sql(PG_FUNCTION_ARGS)
+{
+	char		out[UUID_ALNUM_LEN + 1];
+
+	uuid_to_alphanumeric(PG_GETARG_UUID_P(0)->data, out);
+	PG_RETURN_TEXT_P(cstring_to_text(out));
+}
+
+PG_FUNCTION_INFO_V1(uuid_from_alphanumeric_sql);
+Datum
+uuid_from_alphanumeric_sql(PG_FUNCTION_ARGS)
+{
+	char	   *input = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	pg_uuid_t  *result = palloc(sizeof(pg_uuid_t));
+
+	DECODE_TEXT("alphanumeric uuid", input, UUID_ALNUM_LEN,
+				NULL,	/* every 128-bit value is a uuid */
+				uuid_from_alphanumeric(input, result->data, &off_));
+	PG_RETURN_UUID_P(result);
+}
+
+PG_FUNCTION_INFO_V1(bigint_to_alphanumeric_sql);
+Datum
+bigint_to_alphanumeric_sql(PG_FUNCTION_ARGS)
+{
+	int64		v = PG_GETARG_INT64(0);
+	char		out[BIGINT_ALNUM_LEN + 1];
+
+	if (v < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("bigint " INT64_FORMAT " has no alphanumeric form", v),
+				 errdetail("Only values from 0 to 9223372036854775807 are encoded.")));
+	idg_base62_encode((uint64) v, BIGINT_ALNUM_LEN, out);
+	out[BIGINT_ALNUM_LEN] = '\0';
+	PG_RETURN_TEXT_P(cstring_to_text(out));
+}
+
+PG_FUNCTION_INFO_V1(bigint_from_alphanumeric_sql);
+Datum
+bigint_from_alphanumeric_sql(PG_FUNCTION_ARGS)
+{
+	char	   *input = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	int64		v;
+
+	DECODE_TEXT("alphanumeric bigint", input, BIGINT_ALNUM_LEN,
+				"The value exceeds 9223372036854775807.",
+				bigint_from_alphanumeric(input, &v, &off_));
+	PG_RETURN_INT64(v);
+}
