@@ -9,13 +9,17 @@
  *  - generator: the input scripts clock steps and random words; while the
  *    clock is at most 1 s behind, ids strictly increase;
  *  - base36 text: a string parses only if it is its own canonical form;
- *  - base36 counter: whatever the clock does, issued ids strictly increase.
+ *  - base36 counter: whatever the clock does, issued ids strictly increase;
+ *  - distid text forms: whatever decodes re-encodes to the same canonical
+ *    string (decimal modulo leading zeros) and stays within 10^28-1.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base36.h"
+#include "distid.h"
 #include "iuid_layout.h"
 #include "monotonic.h"
 #include "uuidtext.h"
@@ -172,6 +176,54 @@ fuzz_b36_counter(const uint8_t *data, size_t size)
 	}
 }
 
+static void
+fuzz_distid_text(const uint8_t *data, size_t size)
+{
+	char	   *s = malloc(size + 1);
+	char		buf[40];
+	idg_u128	v;
+	uint8_t		u[16];
+	int64_t		b;
+	size_t		off;
+
+	memcpy(s, data, size);
+	s[size] = '\0';
+	if (distid_parse_decimal(s, &v, &off) == DISTID_PARSE_OK)
+	{
+		const char *p = s;
+
+		CHECK(v <= distid_max());
+		distid_format_decimal(v, buf);
+		while (*p == '0' && p[1] != '\0')
+			p++;
+		CHECK(strcmp(buf, p) == 0);
+	}
+	if (distid_from_alphanumeric(s, &v, &off) == DISTID_PARSE_OK)
+	{
+		CHECK(v <= distid_max());
+		distid_to_alphanumeric(v, buf);
+		CHECK(strcmp(buf, s) == 0);
+	}
+	if (distid_from_hex(s, &v, &off) == DISTID_PARSE_OK)
+	{
+		distid_to_hex(v, buf);
+		CHECK(strcasecmp(buf, s) == 0);
+	}
+	if (uuid_from_alphanumeric(s, u, &off) == DISTID_PARSE_OK)
+	{
+		uuid_to_alphanumeric(u, buf);
+		CHECK(strcmp(buf, s) == 0);
+	}
+	if (bigint_from_alphanumeric(s, &b, &off) == DISTID_PARSE_OK)
+	{
+		CHECK(b >= 0);
+		idg_base62_encode((uint64_t) b, BIGINT_ALNUM_LEN, buf);
+		buf[BIGINT_ALNUM_LEN] = '\0';
+		CHECK(strcmp(buf, s) == 0);
+	}
+	free(s);
+}
+
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int
@@ -179,8 +231,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size == 0)
 		return 0;
-	switch (data[0] % 5)
+	switch (data[0] % 6)
 	{
+		case 5:
+			fuzz_distid_text(data + 1, size - 1);
+			break;
 		case 3:
 			fuzz_b36_text(data + 1, size - 1);
 			break;
