@@ -36,6 +36,16 @@ static const idgen_time_span distid_span = {
 	.last = "3025-10-23 17:06:28.005 UTC",
 };
 
+/* the generator writes 45-bit timestamps, as the reference does */
+static const idgen_time_span distid_generator_span = {
+	.typname = "distid",
+	.epoch_unix_ms = -MS_1900_TO_1970,
+	.unit_ms = 1,
+	.max_units = DISTID_MAX_TS,
+	.first = "1900-01-01 00:00:00 UTC",
+	.last = "3014-12-13 12:41:28.831 UTC (the generator's 45-bit timestamps)",
+};
+
 static const idgen_time_span distid128_span = {
 	.typname = "DistributedId128",
 	.epoch_unix_ms = -MS_1700_TO_1970,
@@ -246,7 +256,7 @@ distid_generate(PG_FUNCTION_ARGS)
 				sleep_1ms();
 				break;
 			case DISTID_GEN_RANGE:
-				idgen_clock_out_of_span(&distid_span);
+				idgen_clock_out_of_span(&distid_generator_span);
 		}
 	}
 }

@@ -31,7 +31,7 @@ typedef unsigned __int128 idg_u128;
 #define DISTID_RAND_BITS 48
 #define DISTID_INC_BITS 41
 #define DISTID_LEEWAY_MS 1000
-#define DISTID_MAX_TS ((UINT64_C(1) << 45) - 1)	/* year 3084 */
+#define DISTID_MAX_TS ((UINT64_C(1) << 45) - 1)	/* 3014-12-13 12:41:28.831 UTC */
 #define DISTID128_INC_BITS 58
 
 /* 10^28 - 1 */
