@@ -1,0 +1,395 @@
+# distid_generate() and distid128_generate() under concurrent backends, their
+# timestamps against the wall clock, and a burst of each in one statement.
+#
+# The generators follow Architect.Identities 2.x (SPEC.md, "distid"): one
+# generator per backend, strictly increasing within it.  A distid is stamped
+# 1000 ms in the past (now - 1 s, to the millisecond); when a millisecond's
+# 48-bit random field overflows (about 128 ids), the next id borrows the next
+# millisecond, but never the present one (at most now - 1 ms): a burst gets
+# about 128K ids at once, then the generator sleeps 1 ms at a time.  A
+# DistributedId128 is stamped with the present millisecond (no leeway); its
+# millisecond holds about 2^17 ids, more than a backend generates here, so
+# its sleep on overflow is left to the unit tests.
+#
+# Every id is recorded with clock_timestamp() taken right after it: a
+# plpgsql loop evaluates the two in this order for sure.  The generators read
+# the same real-time clock, truncated to the millisecond.
+
+use strict;
+use warnings;
+
+use IPC::Run;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $sessions = 4;
+my $per_session = 100_000;
+my $total = $sessions * $per_session;
+my $burst = 300_000;
+
+# Slack for a backend descheduled between the id and clock_timestamp().
+my $slack = '100 ms';
+
+my $node = PostgreSQL::Test::Cluster->new('distid_concurrency');
+$node->init;
+$node->append_conf('postgresql.conf', "shared_preload_libraries = 'idgen'");
+$node->append_conf('postgresql.conf', 'fsync = off');
+$node->start;
+
+$node->safe_psql('postgres', 'CREATE EXTENSION idgen');
+
+# One table per generator, one unique index on the id column.  gen_*()
+# generates p_n ids in the calling backend after passing a barrier (a shared
+# advisory lock, held exclusively by another session until every client
+# waits for it).
+$node->safe_psql(
+	'postgres', q{
+	CREATE TABLE d (sess int, seq int, pid int, id distid NOT NULL,
+	                clk timestamptz NOT NULL);
+	CREATE UNIQUE INDEX d_id ON d (id);
+	CREATE TABLE u (sess int, seq int, pid int, id uuid NOT NULL,
+	                clk timestamptz NOT NULL);
+	CREATE UNIQUE INDEX u_id ON u (id);
+
+	CREATE FUNCTION gen_d(p_sess int, p_n int) RETURNS void
+	LANGUAGE plpgsql AS $$
+	DECLARE
+		v_id distid;
+		v_clk timestamptz;
+	BEGIN
+		PERFORM pg_advisory_lock_shared(7);	-- the barrier
+		PERFORM pg_advisory_unlock_shared(7);
+		FOR i IN 1 .. p_n LOOP
+			v_id := distid_generate();
+			v_clk := clock_timestamp();
+			INSERT INTO d VALUES (p_sess, i, pg_backend_pid(), v_id, v_clk);
+		END LOOP;
+	END $$;
+
+	CREATE FUNCTION gen_u(p_sess int, p_n int) RETURNS void
+	LANGUAGE plpgsql AS $$
+	DECLARE
+		v_id uuid;
+		v_clk timestamptz;
+	BEGIN
+		PERFORM pg_advisory_lock_shared(7);	-- the barrier
+		PERFORM pg_advisory_unlock_shared(7);
+		FOR i IN 1 .. p_n LOOP
+			v_id := distid128_generate();
+			v_clk := clock_timestamp();
+			INSERT INTO u VALUES (p_sess, i, pg_backend_pid(), v_id, v_clk);
+		END LOOP;
+	END $$;
+});
+
+# Runs "SELECT $func(:client_id, $per_session)" in $sessions pgbench clients
+# at once, each its own backend (so each has a fresh generator).
+sub run_concurrently
+{
+	my ($func) = @_;
+
+	my $script_file = $node->basedir . "/$func.sql";
+	append_to_file($script_file, "SELECT $func(:client_id, $per_session);\n");
+
+	my $locker = $node->background_psql('postgres');
+	$locker->query_safe('SELECT pg_advisory_lock(7)');
+
+	my ($pgb_out, $pgb_err) = ('', '');
+	my $pgbench = IPC::Run::start(
+		[
+			'pgbench', '--no-vacuum',
+			'-h', $node->host, '-p', $node->port,
+			'-c', $sessions, '-j', $sessions, '-t', 1,
+			'-f', $script_file, 'postgres'
+		],
+		'>', \$pgb_out, '2>', \$pgb_err,
+		IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
+
+	ok( $node->poll_query_until(
+			'postgres', qq{
+			SELECT count(*) = $sessions FROM pg_stat_activity
+			WHERE wait_event_type = 'Lock' AND wait_event = 'advisory'
+			  AND query LIKE 'SELECT $func(%'}),
+		"$func: all $sessions sessions wait at the barrier");
+	$locker->query_safe('SELECT pg_advisory_unlock(7)');
+	$locker->quit;
+
+	my $pgbench_ok = $pgbench->finish;
+	ok($pgbench_ok, "$func: pgbench exit status is 0")
+	  or diag("pgbench stdout:\n$pgb_out\npgbench stderr:\n$pgb_err");
+	like(
+		$pgb_out,
+		qr{number of transactions actually processed: $sessions/$sessions},
+		"$func: every client completed its transaction");
+	return;
+}
+
+# Checks common to both generators on table $t.  $ord is an expression of id
+# that min() and max() order as the ids (uuid has no min() in PostgreSQL 15;
+# its canonical text in the C collation sorts in the same order).
+sub check_concurrent_run
+{
+	my ($t, $label, $ord) = @_;
+
+	is( $node->safe_psql(
+			'postgres',
+			"SELECT count(*) || '/' || count(DISTINCT sess) || '/' || count(DISTINCT pid)
+			 FROM $t"),
+		"$total/$sessions/$sessions",
+		"$label: $total ids from $sessions sessions, each in its own backend");
+
+	is( $node->safe_psql(
+			'postgres', qq{
+			SELECT count(*) FROM (
+				SELECT sess FROM $t GROUP BY sess
+				HAVING count(*) <> $per_session
+				    OR count(DISTINCT seq) <> $per_session
+				    OR min(seq) <> 1 OR max(seq) <> $per_session) s}),
+		'0',
+		"$label: each session inserted ids 1 .. $per_session");
+
+	is($node->safe_psql('postgres', "SELECT count(*) - count(DISTINCT id) FROM $t"),
+		'0', "$label: no duplicate ids across sessions");
+
+	is( $node->safe_psql(
+			'postgres', qq{
+			SELECT count(*) FROM (
+				SELECT id, lag(id) OVER (PARTITION BY sess ORDER BY seq) AS prev
+				FROM $t) s
+			WHERE prev IS NOT NULL AND id <= prev}),
+		'0',
+		"$label: ids strictly increase within each session");
+
+	# All per-session [first, last] clock intervals share a common stretch
+	# (the latest start comes before the earliest end).
+	my ($overlaps, $common) = split /\|/,
+	  $node->safe_psql(
+		'postgres', qq{
+		WITH s AS (SELECT sess, min(clk) AS lo, max(clk) AS hi FROM $t GROUP BY sess)
+		SELECT max(lo) < min(hi), min(hi) - max(lo) FROM s});
+	is($overlaps, 't', "$label: the sessions generated concurrently")
+	  or diag("common interval of all sessions: $common");
+	note("$label: time all $sessions sessions were generating at once: $common");
+
+	# The sessions' ids interleave: no session's ids all lie before or after
+	# another's (ids of concurrent sessions share milliseconds).
+	is( $node->safe_psql(
+			'postgres', qq{
+			WITH s AS (SELECT sess, min($ord) AS lo, max($ord) AS hi FROM $t GROUP BY sess)
+			SELECT max(lo) < min(hi) FROM s}),
+		't',
+		"$label: the id ranges of all sessions overlap");
+	return;
+}
+
+#
+# 1 and 2. distid_generate() in 4 concurrent sessions.
+#
+
+run_concurrently('gen_d');
+check_concurrent_run('d', 'distid', 'id');
+
+# Every id is stamped at most 1 s (plus the millisecond truncation and the
+# slack) before the clock reading right after it, and never with the present
+# millisecond or later: the newest millisecond a burst may borrow is now - 1
+# ms, and the clock was read after the id.
+is( $node->safe_psql(
+		'postgres', qq{
+		SELECT count(*) FROM d
+		WHERE distid_timestamp(id) < clk - interval '1 s' - interval '$slack'
+		   OR distid_timestamp(id) > clk - interval '1 ms'}),
+	'0',
+	"distid: clock - (1 s + $slack) <= distid_timestamp(id) <= clock - 1 ms for every id");
+note(
+	'distid: clock - distid_timestamp(id) ranges over ',
+	$node->safe_psql(
+		'postgres',
+		q{SELECT min(clk - distid_timestamp(id)) || ' .. ' || max(clk - distid_timestamp(id))
+		  FROM d}));
+
+# A backend's first id has nothing to borrow from: it is stamped with the
+# clock's millisecond minus exactly 1000 ms, so at least 1 s before the clock
+# reading after it.
+is( $node->safe_psql(
+		'postgres', qq{
+		SELECT count(*) FROM d WHERE seq = 1
+		   AND clk - distid_timestamp(id) BETWEEN interval '1 s'
+		                                      AND interval '1 s' + interval '$slack'}),
+	$sessions,
+	"distid: each session's first id is stamped 1 s (to $slack) before the clock");
+
+#
+# 3. distid128_generate() in 4 concurrent sessions.
+#
+
+run_concurrently('gen_u');
+check_concurrent_run('u', 'distid128', 'id::text COLLATE "C"');
+
+is( $node->safe_psql(
+		'postgres', q{
+		SELECT count(*) FROM u
+		WHERE substr(id::text, 15, 1) <> '7'
+		   OR get_byte(uuid_send(id), 8) >= 128}),
+	'0',
+	'distid128: every id has version nibble 7 and bit 64 clear');
+
+# No leeway: the id carries the clock's millisecond, at or before the clock
+# reading after it.
+is( $node->safe_psql(
+		'postgres', qq{
+		SELECT count(*) FROM u
+		WHERE distid128_timestamp(id) < clk - interval '$slack'
+		   OR distid128_timestamp(id) > clk}),
+	'0',
+	"distid128: clock - $slack <= distid128_timestamp(id) <= clock for every id");
+note(
+	'distid128: clock - distid128_timestamp(id) ranges over ',
+	$node->safe_psql(
+		'postgres',
+		q{SELECT min(clk - distid128_timestamp(id)) || ' .. ' || max(clk - distid128_timestamp(id))
+		  FROM u}));
+
+#
+# 4. A distid burst: $burst ids in one statement (SELECT burst_d(...)) of a
+# new backend, as fast as the backend can call the generator.
+#
+# About 128 ids fit in a millisecond, so $burst ids need about 2300
+# milliseconds: the first ones borrow the milliseconds between now - 1 s and
+# the present (about 128K ids at once), then the generator waits for the
+# clock, 1 ms at a time.  The ids and the clock readings after them are
+# collected in arrays (no INSERT per id), so the generator runs far faster
+# than 128 ids per millisecond and catches up with the present.
+#
+
+$node->safe_psql(
+	'postgres', q{
+	CREATE FUNCTION burst_d(p_n int)
+	RETURNS TABLE (seq bigint, id distid, clk timestamptz)
+	LANGUAGE plpgsql AS $$
+	DECLARE
+		v_ids distid[];
+		v_clks timestamptz[];
+	BEGIN
+		FOR i IN 1 .. p_n LOOP
+			v_ids[i] := distid_generate();
+			v_clks[i] := clock_timestamp();
+		END LOOP;
+		RETURN QUERY SELECT s.o, s.i, s.c
+			FROM unnest(v_ids, v_clks) WITH ORDINALITY AS s(i, c, o);
+	END $$;
+});
+$node->safe_psql('postgres',
+	"CREATE UNLOGGED TABLE burst AS SELECT * FROM burst_d($burst)");
+
+is( $node->safe_psql(
+		'postgres', q{SELECT count(*) || '/' || count(DISTINCT id) FROM burst}),
+	"$burst/$burst",
+	"burst: $burst distinct ids");
+
+is( $node->safe_psql(
+		'postgres', q{
+		SELECT count(*) FROM (
+			SELECT id, lag(id) OVER (ORDER BY seq) AS prev FROM burst) s
+		WHERE prev IS NOT NULL AND id <= prev}),
+	'0',
+	'burst: ids strictly increase in generation order');
+
+# Borrowing stops short of the present: no id carries the present
+# millisecond or a later one (the generator waited for the clock instead).
+is( $node->safe_psql(
+		'postgres', q{
+		SELECT count(*) FROM burst WHERE distid_timestamp(id) > clk - interval '1 ms'}),
+	'0',
+	'burst: no id is stamped later than the clock after it - 1 ms (none in the future)');
+
+is( $node->safe_psql(
+		'postgres', qq{
+		SELECT count(*) FROM burst
+		WHERE distid_timestamp(id) < clk - interval '1 s' - interval '$slack'}),
+	'0',
+	"burst: no id is stamped more than 1 s + $slack before the clock");
+
+is( $node->safe_psql(
+		'postgres', qq{
+		SELECT clk - distid_timestamp(id) BETWEEN interval '1 s'
+		                                      AND interval '1 s' + interval '$slack'
+		FROM burst WHERE seq = 1}),
+	't',
+	'burst: the first id is stamped 1 s before the clock');
+
+my ($ms, $min_lag, $elapsed) = split /\|/, $node->safe_psql(
+	'postgres', q{
+	SELECT count(DISTINCT distid_timestamp(id)),
+	       extract(epoch FROM min(clk - distid_timestamp(id))),
+	       extract(epoch FROM max(clk) - min(clk))
+	FROM burst});
+note("burst: $ms distinct milliseconds in $elapsed s; "
+	  . "the newest ids were stamped $min_lag s before the clock");
+
+# About 128 ids per millisecond: the 48-bit random field takes increments of
+# up to 2^41 (2^40 on average) from a random start.
+cmp_ok($ms, '>=', int($burst / 200),
+	'burst: at most ~200 ids per millisecond on average');
+cmp_ok($ms, '<=', int($burst / 80),
+	'burst: at least ~80 ids per millisecond on average');
+
+# The burst borrowed: it ran from 1 s behind the clock up to the present
+# (a generator that waited at every used-up millisecond would stay 1 s behind).
+cmp_ok($min_lag, '<', 0.5,
+	'burst: borrowed milliseconds brought the ids within 0.5 s of the clock');
+
+#
+# 5. A DistributedId128 burst: $burst128 ids in one statement of a new
+# backend.  No leeway and no borrowing: every id carries a millisecond of the
+# statement's own run.  Its 75-bit random field takes increments below 2^58,
+# so a millisecond has room for about 2^17 ids (against distid's ~128): at
+# the speed of one INSERT ... SELECT, hundreds of ids share a millisecond.
+#
+
+my $burst128 = 100_000;
+$node->safe_psql(
+	'postgres', qq{
+	CREATE UNLOGGED TABLE burst128 (seq int, id uuid NOT NULL);
+	CREATE TABLE burst128_run (t0 timestamptz, t1 timestamptz);
+	DO \$\$
+	DECLARE
+		v_t0 timestamptz := clock_timestamp();
+	BEGIN
+		INSERT INTO burst128 SELECT g, distid128_generate() FROM generate_series(1, $burst128) g;
+		INSERT INTO burst128_run VALUES (v_t0, clock_timestamp());
+	END \$\$;});
+
+is( $node->safe_psql(
+		'postgres', 'SELECT count(*) || \'/\' || count(DISTINCT id) FROM burst128'),
+	"$burst128/$burst128",
+	"burst128: $burst128 distinct ids");
+
+is( $node->safe_psql(
+		'postgres', q{
+		SELECT count(*) FROM (
+			SELECT id, lag(id) OVER (ORDER BY seq) AS prev FROM burst128) s
+		WHERE prev IS NOT NULL AND id <= prev}),
+	'0',
+	'burst128: ids strictly increase in generation order');
+
+is( $node->safe_psql(
+		'postgres', q{
+		SELECT count(*) FROM burst128, burst128_run
+		WHERE distid128_timestamp(id) < date_trunc('milliseconds', t0)
+		   OR distid128_timestamp(id) > t1}),
+	'0',
+	'burst128: every id is stamped within the statement (no leeway, no id in the future)');
+
+my ($busiest, $ms128, $elapsed128) = split /\|/, $node->safe_psql(
+	'postgres', q{
+	SELECT max(n), count(*), (SELECT extract(epoch FROM t1 - t0) FROM burst128_run)
+	FROM (SELECT count(*) AS n FROM burst128 GROUP BY distid128_timestamp(id)) s});
+note("burst128: $ms128 distinct milliseconds, at most $busiest ids in one, "
+	  . "in a statement of $elapsed128 s");
+cmp_ok($busiest, '>', 400,
+	'burst128: some millisecond holds more than 400 ids (far above distid\'s ~128)');
+
+$node->stop;
+
+done_testing();
