@@ -41,6 +41,21 @@ SELECT * FROM events
 WHERE id >= iuid_from_timestamp('2026-11-01 00:00+00')
   AND id <  iuid_from_timestamp('2026-12-01 00:00+00');
 
+-- distid: the DistributedId of Architect.Identities, a 28-digit decimal stamped 1 s in the past.
+CREATE TABLE invoices (id distid PRIMARY KEY DEFAULT distid_generate(), total numeric);
+INSERT INTO invoices (total) VALUES (99.90), (12.00);
+SELECT id, distid_timestamp(id) AS created, distid_to_alphanumeric(id) AS alphanumeric,
+       distid_to_hex(id) AS hex, total
+FROM invoices ORDER BY id;
+
+-- The .NET library's example id reads back with the same time and forms.
+SELECT distid_timestamp('1088824355131185736905670087') AS created,
+       distid_from_alphanumeric('3zfAkCP7ZtzfeQYp') AS from_alphanumeric;
+
+-- DistributedId128 is a uuid, with a 22-character alphanumeric form.
+SELECT id, distid128_timestamp(id) AS created, uuid_to_alphanumeric(id) AS alphanumeric
+FROM (SELECT distid128_generate() AS id) s;
+
 -- base36id: 9 characters a person can read out; this server is worker 1 (idgen.worker_id).
 CREATE TABLE payments (id base36id PRIMARY KEY DEFAULT base36id_generate(), amount numeric);
 INSERT INTO payments (amount) VALUES (10.00), (25.50), (7.25);
