@@ -597,3 +597,48 @@ COMMENT ON FUNCTION uuid_to_alphanumeric(uuid) IS '22-character base62 form of a
 COMMENT ON FUNCTION uuid_from_alphanumeric(text) IS 'uuid from its 22-character base62 form';
 COMMENT ON FUNCTION bigint_to_alphanumeric(bigint) IS '11-character base62 form of a non-negative bigint';
 COMMENT ON FUNCTION bigint_from_alphanumeric(text) IS 'bigint from its 11-character base62 form';
+
+--
+-- public identities: ids encrypted with AES into uuids (Architect.Identities)
+-- With a key argument they are IMMUTABLE; without, they read the setting
+-- idgen.public_id_key and are STABLE.
+--
+
+CREATE FUNCTION public_id(id bigint, key bytea) RETURNS uuid
+	AS 'MODULE_PATHNAME', 'public_id_bigint' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION public_id(id distid, key bytea) RETURNS uuid
+	AS 'MODULE_PATHNAME', 'public_id_distid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION public_id(id uuid, key bytea) RETURNS uuid
+	AS 'MODULE_PATHNAME', 'public_id_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION public_id_to_bigint(public_id uuid, key bytea) RETURNS bigint
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION public_id_to_distid(public_id uuid, key bytea) RETURNS distid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION public_id_to_uuid(public_id uuid, key bytea) RETURNS uuid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION public_id(id bigint) RETURNS uuid
+	AS 'MODULE_PATHNAME', 'public_id_bigint' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION public_id(id distid) RETURNS uuid
+	AS 'MODULE_PATHNAME', 'public_id_distid' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION public_id(id uuid) RETURNS uuid
+	AS 'MODULE_PATHNAME', 'public_id_uuid' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION public_id_to_bigint(public_id uuid) RETURNS bigint
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION public_id_to_distid(public_id uuid) RETURNS distid
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION public_id_to_uuid(public_id uuid) RETURNS uuid
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION public_id(bigint, bytea) IS 'public id of a non-negative bigint: AES with the given key, as a uuid';
+COMMENT ON FUNCTION public_id(distid, bytea) IS 'public id of a distid: AES with the given key, as a uuid';
+COMMENT ON FUNCTION public_id(uuid, bytea) IS 'public id of a uuid: AES with the given key, as a uuid';
+COMMENT ON FUNCTION public_id_to_bigint(uuid, bytea) IS 'bigint behind a public id, or NULL if it is not one made with this key';
+COMMENT ON FUNCTION public_id_to_distid(uuid, bytea) IS 'distid behind a public id, or NULL if it is not one made with this key';
+COMMENT ON FUNCTION public_id_to_uuid(uuid, bytea) IS 'uuid behind a public id (every block decrypts to some uuid)';
+COMMENT ON FUNCTION public_id(bigint) IS 'public id of a non-negative bigint with the key in idgen.public_id_key';
+COMMENT ON FUNCTION public_id(distid) IS 'public id of a distid with the key in idgen.public_id_key';
+COMMENT ON FUNCTION public_id(uuid) IS 'public id of a uuid with the key in idgen.public_id_key';
+COMMENT ON FUNCTION public_id_to_bigint(uuid) IS 'bigint behind a public id made with idgen.public_id_key, or NULL';
+COMMENT ON FUNCTION public_id_to_distid(uuid) IS 'distid behind a public id made with idgen.public_id_key, or NULL';
+COMMENT ON FUNCTION public_id_to_uuid(uuid) IS 'uuid behind a public id made with idgen.public_id_key';

@@ -24,7 +24,10 @@ WHERE d.deptype = 'e' AND p.prokind = 'f'
   AND ((p.proname ~ '_(eq|ne|lt|le|gt|ge|cmp)$'
         AND NOT (p.provolatile = 'i' AND p.proisstrict AND p.proparallel = 's' AND p.proleakproof))
     OR (p.proname ~ '_generate$' AND NOT (p.provolatile = 'v' AND p.proparallel = 's'))
-    OR (p.proname !~ '_generate$'
+    -- the keyless public id functions read a setting: STABLE
+    OR (p.proname ~ '^public_id' AND p.pronargs = 1
+        AND NOT (p.provolatile = 's' AND p.proisstrict AND p.proparallel = 's'))
+    OR (p.proname !~ '_generate$' AND NOT (p.proname ~ '^public_id' AND p.pronargs = 1)
         AND NOT (p.provolatile = 'i' AND p.proisstrict AND p.proparallel = 's')))
 ORDER BY 1, 2;
 DROP EXTENSION idgen;

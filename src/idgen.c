@@ -32,6 +32,17 @@ _PG_init(void)
 							PGC_SIGHUP,
 							0,
 							NULL, NULL, NULL);
+	/* a secret: superusers set it, nobody else reads it */
+	DefineCustomStringVariable("idgen.public_id_key",
+							   "Base64-encoded AES key (16, 24 or 32 bytes) for public ids.",
+							   "Used by public_id() and public_id_to_*() when no key is passed.",
+							   &idgen_public_id_key_text,
+							   "",
+							   PGC_SUSET,
+							   GUC_SUPERUSER_ONLY | GUC_NO_SHOW_ALL,
+							   idgen_public_id_key_check,
+							   idgen_public_id_key_assign,
+							   idgen_public_id_key_show);
 #if PG_VERSION_NUM >= 150000
 	MarkGUCPrefixReserved("idgen");
 #else

@@ -8,6 +8,7 @@
 
 #include "fmgr.h"
 #include "storage/lwlock.h"
+#include "utils/guc.h"
 #include "utils/timestamp.h"
 
 #include "core/monotonic.h"
@@ -18,6 +19,12 @@ extern uint64 idgen_random_u64(void *ctx);	/* an idg_rand64_fn */
 
 /* idgen.c: settings */
 extern int	idgen_worker_id;	/* idgen.worker_id, -1 while unset */
+
+/* publicid.c: hooks of idgen.public_id_key */
+extern char *idgen_public_id_key_text;
+extern bool idgen_public_id_key_check(char **newval, void **extra, GucSource source);
+extern void idgen_public_id_key_assign(const char *newval, void *extra);
+extern const char *idgen_public_id_key_show(void);
 
 /* shmem.c: shared memory, only when loaded by shared_preload_libraries */
 extern void idgen_shmem_register(void);

@@ -14,6 +14,7 @@
 #include "base36.h"
 #include "bytes.h"
 #include "distid.h"
+#include "publicid.h"
 #include "iuid_layout.h"
 #include "monotonic.h"
 #include "uuidtext.h"
@@ -1058,6 +1059,72 @@ test_distid128_gen_overflow(void **state)
 	assert_true(g.prev_ts == 1001);
 }
 
+/* ---------- public identities ---------- */
+
+static void
+test_pubid_layouts(void **state)
+{
+	/* SPEC: distid 1088824355131185736905670087 = 0x0384A786:907DB2AD82883DC7 */
+	static const uint8_t want_distid[16] = {0, 0, 0, 0, 0x86, 0xA7, 0x84, 0x03,
+	0xC7, 0x3D, 0x88, 0x82, 0xAD, 0xB2, 0x7D, 0x90};
+	/* bigint 123456789 = 0x075BCD15, little-endian after 8 zero bytes */
+	static const uint8_t want_bigint[16] = {0, 0, 0, 0, 0, 0, 0, 0,
+	0x15, 0xCD, 0x5B, 0x07, 0, 0, 0, 0};
+	uint8_t		b[16];
+	idg_u128	v,
+				back;
+	int64_t		i;
+	size_t		off;
+
+	(void) state;
+	assert_int_equal(distid_parse_decimal("1088824355131185736905670087", &v, &off), DISTID_PARSE_OK);
+	pubid_plain_distid(v, b);
+	assert_memory_equal(b, want_distid, 16);
+	assert_true(pubid_unplain_distid(b, &back) && back == v);
+	/* a distid's plaintext is no bigint's */
+	assert_false(pubid_unplain_bigint(b, &i));
+
+	pubid_plain_bigint(123456789, b);
+	assert_memory_equal(b, want_bigint, 16);
+	assert_true(pubid_unplain_bigint(b, &i) && i == 123456789);
+	pubid_plain_bigint(INT64_MAX, b);
+	assert_true(pubid_unplain_bigint(b, &i) && i == INT64_MAX);
+	/* 2^63 is no bigint; a set byte in the zero prefix is no plaintext */
+	b[15] = 0x80;
+	b[8] = 0;
+	assert_false(pubid_unplain_bigint(b, &i));
+	pubid_plain_bigint(5, b);
+	b[0] = 1;
+	assert_false(pubid_unplain_bigint(b, &i));
+	assert_false(pubid_unplain_distid(b, &back));
+	/* above 10^28-1 is no distid */
+	memset(b, 0xFF, 16);
+	memset(b, 0, 4);
+	assert_false(pubid_unplain_distid(b, &back));
+}
+
+static void
+test_pubid_guid_order(void **state)
+{
+	/* SPEC vector: ciphertext (openssl) 7424323054a9a9ff941c6f038afe4ff1 is
+	 * the uuid 30322474-a954-ffa9-941c-6f038afe4ff1 */
+	static const uint8_t c[16] = {0x74, 0x24, 0x32, 0x30, 0x54, 0xa9, 0xa9, 0xff,
+	0x94, 0x1c, 0x6f, 0x03, 0x8a, 0xfe, 0x4f, 0xf1};
+	static const uint8_t u[16] = {0x30, 0x32, 0x24, 0x74, 0xa9, 0x54, 0xff, 0xa9,
+	0x94, 0x1c, 0x6f, 0x03, 0x8a, 0xfe, 0x4f, 0xf1};
+	uint8_t		out[16];
+
+	(void) state;
+	pubid_guid_order(c, out);
+	assert_memory_equal(out, u, 16);
+	pubid_guid_order(u, out);
+	assert_memory_equal(out, c, 16);
+	/* in place works too */
+	memcpy(out, c, 16);
+	pubid_guid_order(out, out);
+	assert_memory_equal(out, u, 16);
+}
+
 /* ---------- byte helpers ---------- */
 
 static void
@@ -1116,6 +1183,8 @@ main(void)
 		cmocka_unit_test(test_distid_gen_zero_random),
 		cmocka_unit_test(test_distid128_gen),
 		cmocka_unit_test(test_distid128_gen_overflow),
+		cmocka_unit_test(test_pubid_layouts),
+		cmocka_unit_test(test_pubid_guid_order),
 	};
 
 	return cmocka_run_group_tests_name("idgen core", tests, NULL, NULL);
