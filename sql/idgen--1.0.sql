@@ -642,3 +642,170 @@ COMMENT ON FUNCTION public_id(uuid) IS 'public id of a uuid with the key in idge
 COMMENT ON FUNCTION public_id_to_bigint(uuid) IS 'bigint behind a public id made with idgen.public_id_key, or NULL';
 COMMENT ON FUNCTION public_id_to_distid(uuid) IS 'distid behind a public id made with idgen.public_id_key, or NULL';
 COMMENT ON FUNCTION public_id_to_uuid(uuid) IS 'uuid behind a public id made with idgen.public_id_key';
+
+--
+-- flaxid: Flax ID, 96 bits in 12 bytes, 16 sortable characters
+--
+
+CREATE TYPE flaxid;
+
+CREATE FUNCTION flaxid_in(cstring) RETURNS flaxid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION flaxid_out(flaxid) RETURNS cstring
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION flaxid_recv(internal) RETURNS flaxid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION flaxid_send(flaxid) RETURNS bytea
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE flaxid (
+	INTERNALLENGTH = 12,
+	INPUT = flaxid_in,
+	OUTPUT = flaxid_out,
+	RECEIVE = flaxid_recv,
+	SEND = flaxid_send,
+	ALIGNMENT = char,
+	STORAGE = plain,
+	CATEGORY = 'U'
+);
+COMMENT ON TYPE flaxid IS 'Flax ID: milliseconds since 2015 and 56 random bits, 16 sortable characters';
+
+COMMENT ON FUNCTION flaxid_in(cstring) IS 'I/O';
+COMMENT ON FUNCTION flaxid_out(flaxid) IS 'I/O';
+COMMENT ON FUNCTION flaxid_recv(internal) IS 'I/O';
+COMMENT ON FUNCTION flaxid_send(flaxid) IS 'I/O';
+
+CREATE FUNCTION flaxid_eq(flaxid, flaxid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION flaxid_ne(flaxid, flaxid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION flaxid_lt(flaxid, flaxid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION flaxid_le(flaxid, flaxid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION flaxid_gt(flaxid, flaxid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION flaxid_ge(flaxid, flaxid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION flaxid_cmp(flaxid, flaxid) RETURNS int4
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION flaxid_sortsupport(internal) RETURNS void
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION flaxid_hash(flaxid) RETURNS int4
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION flaxid_hash_extended(flaxid, int8) RETURNS int8
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION flaxid_smaller(flaxid, flaxid) RETURNS flaxid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION flaxid_larger(flaxid, flaxid) RETURNS flaxid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION flaxid_eq(flaxid, flaxid) IS 'implementation of = operator';
+COMMENT ON FUNCTION flaxid_ne(flaxid, flaxid) IS 'implementation of <> operator';
+COMMENT ON FUNCTION flaxid_lt(flaxid, flaxid) IS 'implementation of < operator';
+COMMENT ON FUNCTION flaxid_le(flaxid, flaxid) IS 'implementation of <= operator';
+COMMENT ON FUNCTION flaxid_gt(flaxid, flaxid) IS 'implementation of > operator';
+COMMENT ON FUNCTION flaxid_ge(flaxid, flaxid) IS 'implementation of >= operator';
+COMMENT ON FUNCTION flaxid_cmp(flaxid, flaxid) IS 'less-equal-greater';
+COMMENT ON FUNCTION flaxid_sortsupport(internal) IS 'sort support';
+COMMENT ON FUNCTION flaxid_hash(flaxid) IS 'hash';
+COMMENT ON FUNCTION flaxid_hash_extended(flaxid, int8) IS 'hash';
+COMMENT ON FUNCTION flaxid_smaller(flaxid, flaxid) IS 'smaller of two';
+COMMENT ON FUNCTION flaxid_larger(flaxid, flaxid) IS 'larger of two';
+
+CREATE OPERATOR = (
+	LEFTARG = flaxid, RIGHTARG = flaxid, PROCEDURE = flaxid_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = flaxid, RIGHTARG = flaxid, PROCEDURE = flaxid_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = flaxid, RIGHTARG = flaxid, PROCEDURE = flaxid_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = flaxid, RIGHTARG = flaxid, PROCEDURE = flaxid_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = flaxid, RIGHTARG = flaxid, PROCEDURE = flaxid_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = flaxid, RIGHTARG = flaxid, PROCEDURE = flaxid_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+
+COMMENT ON OPERATOR = (flaxid, flaxid) IS 'equal';
+COMMENT ON OPERATOR <> (flaxid, flaxid) IS 'not equal';
+COMMENT ON OPERATOR < (flaxid, flaxid) IS 'less than';
+COMMENT ON OPERATOR <= (flaxid, flaxid) IS 'less than or equal';
+COMMENT ON OPERATOR > (flaxid, flaxid) IS 'greater than';
+COMMENT ON OPERATOR >= (flaxid, flaxid) IS 'greater than or equal';
+
+CREATE OPERATOR CLASS flaxid_ops
+	DEFAULT FOR TYPE flaxid USING btree AS
+		OPERATOR 1 <,
+		OPERATOR 2 <=,
+		OPERATOR 3 =,
+		OPERATOR 4 >=,
+		OPERATOR 5 >,
+		FUNCTION 1 flaxid_cmp(flaxid, flaxid),
+		FUNCTION 2 flaxid_sortsupport(internal),
+		FUNCTION 4 btequalimage(oid);
+COMMENT ON OPERATOR CLASS flaxid_ops USING btree IS 'default btree operator class for flaxid';
+COMMENT ON OPERATOR FAMILY flaxid_ops USING btree IS 'btree operator family for flaxid';
+
+CREATE OPERATOR CLASS flaxid_ops
+	DEFAULT FOR TYPE flaxid USING hash AS
+		OPERATOR 1 =,
+		FUNCTION 1 flaxid_hash(flaxid),
+		FUNCTION 2 flaxid_hash_extended(flaxid, int8);
+COMMENT ON OPERATOR CLASS flaxid_ops USING hash IS 'default hash operator class for flaxid';
+COMMENT ON OPERATOR FAMILY flaxid_ops USING hash IS 'hash operator family for flaxid';
+
+CREATE OPERATOR CLASS flaxid_minmax_ops
+	DEFAULT FOR TYPE flaxid USING brin AS
+		OPERATOR 1 <,
+		OPERATOR 2 <=,
+		OPERATOR 3 =,
+		OPERATOR 4 >=,
+		OPERATOR 5 >,
+		FUNCTION 1 brin_minmax_opcinfo(internal),
+		FUNCTION 2 brin_minmax_add_value(internal, internal, internal, internal),
+		FUNCTION 3 brin_minmax_consistent(internal, internal, internal),
+		FUNCTION 4 brin_minmax_union(internal, internal, internal);
+COMMENT ON OPERATOR CLASS flaxid_minmax_ops USING brin IS 'default BRIN minmax operator class for flaxid';
+COMMENT ON OPERATOR FAMILY flaxid_minmax_ops USING brin IS 'BRIN minmax operator family for flaxid';
+
+CREATE AGGREGATE min(flaxid) (
+	SFUNC = flaxid_smaller, STYPE = flaxid, COMBINEFUNC = flaxid_smaller,
+	SORTOP = <, PARALLEL = SAFE
+);
+CREATE AGGREGATE max(flaxid) (
+	SFUNC = flaxid_larger, STYPE = flaxid, COMBINEFUNC = flaxid_larger,
+	SORTOP = >, PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE min(flaxid) IS 'minimum value of all flaxid input values';
+COMMENT ON AGGREGATE max(flaxid) IS 'maximum value of all flaxid input values';
+
+-- generation and extraction (text casts are the automatic I/O ones)
+
+CREATE FUNCTION flaxid_generate() RETURNS flaxid
+	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+CREATE FUNCTION flaxid_timestamp(flaxid) RETURNS timestamptz
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION flaxid_from_timestamp(timestamptz) RETURNS flaxid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION flaxid_generate() IS 'new Flax ID, increasing within the session';
+COMMENT ON FUNCTION flaxid_timestamp(flaxid) IS 'creation time of a flaxid, to the millisecond';
+COMMENT ON FUNCTION flaxid_from_timestamp(timestamptz) IS 'least flaxid of the millisecond, for range bounds';

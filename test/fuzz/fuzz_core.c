@@ -11,7 +11,8 @@
  *  - base36 text: a string parses only if it is its own canonical form;
  *  - base36 counter: whatever the clock does, issued ids strictly increase;
  *  - distid text forms: whatever decodes re-encodes to the same canonical
- *    string (decimal modulo leading zeros) and stays within 10^28-1.
+ *    string (decimal modulo leading zeros) and stays within 10^28-1;
+ *  - flaxid text: a string parses only if it is its own canonical form.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 
 #include "base36.h"
 #include "distid.h"
+#include "flaxid.h"
 #include "iuid_layout.h"
 #include "monotonic.h"
 #include "uuidtext.h"
@@ -224,6 +226,27 @@ fuzz_distid_text(const uint8_t *data, size_t size)
 	free(s);
 }
 
+static void
+fuzz_flaxid_text(const uint8_t *data, size_t size)
+{
+	char	   *s = malloc(size + 1);
+	char		text[FLAXID_TEXT_LEN + 1];
+	idg_u128	v;
+	size_t		off;
+
+	memcpy(s, data, size);
+	s[size] = '\0';
+	if (flaxid_parse(s, &v, &off) == FLAXID_PARSE_OK)
+	{
+		CHECK(v >> 96 == 0);
+		flaxid_format(v, text);
+		CHECK(strcmp(text, s) == 0);
+	}
+	else
+		CHECK(off <= strlen(s));
+	free(s);
+}
+
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int
@@ -231,8 +254,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size == 0)
 		return 0;
-	switch (data[0] % 6)
+	switch (data[0] % 7)
 	{
+		case 6:
+			fuzz_flaxid_text(data + 1, size - 1);
+			break;
 		case 5:
 			fuzz_distid_text(data + 1, size - 1);
 			break;

@@ -15,6 +15,7 @@
 #include "bytes.h"
 #include "distid.h"
 #include "publicid.h"
+#include "flaxid.h"
 #include "iuid_layout.h"
 #include "monotonic.h"
 #include "uuidtext.h"
@@ -1125,6 +1126,67 @@ test_pubid_guid_order(void **state)
 	assert_memory_equal(out, u, 16);
 }
 
+/* ---------- flaxid ---------- */
+
+static void
+test_flaxid_vectors(void **state)
+{
+	/* SPEC: ms 24869425807, random 0x7680cb8bb9bdc1 -> 0RdKJcxqVBiAiQr0 */
+	idg_u128	v = flaxid_compose(UINT64_C(24869425807), UINT64_C(0x7680cb8bb9bdc1));
+	idg_u128	back;
+	char		text[FLAXID_TEXT_LEN + 1];
+	size_t		off;
+	uint64_t	seed = 31;
+	int			i;
+
+	(void) state;
+	flaxid_format(v, text);
+	assert_string_equal(text, "0RdKJcxqVBiAiQr0");
+	assert_int_equal(flaxid_parse(text, &back, &off), FLAXID_PARSE_OK);
+	assert_true(back == v && flaxid_ms(back) == UINT64_C(24869425807));
+	flaxid_format(0, text);
+	assert_string_equal(text, "----------------");
+	/* the largest time, from Python */
+	flaxid_format(flaxid_compose(FLAXID_MAX_MS, 0), text);
+	assert_string_equal(text, "zzzzzzw---------");
+	/* text order is numeric order */
+	for (i = 0; i < 100000; i++)
+	{
+		idg_u128	a = ((idg_u128) rng_splitmix(&seed) << 32) ^ rng_splitmix(&seed);
+		idg_u128	b = ((idg_u128) rng_splitmix(&seed) << 32) ^ rng_splitmix(&seed);
+		char		ta[FLAXID_TEXT_LEN + 1],
+					tb[FLAXID_TEXT_LEN + 1];
+		int			c;
+
+		a &= ((idg_u128) 1 << 96) - 1;
+		b &= ((idg_u128) 1 << 96) - 1;
+		flaxid_format(a, ta);
+		flaxid_format(b, tb);
+		c = strcmp(ta, tb);
+		assert_true((a < b && c < 0) || (a > b && c > 0) || (a == b && c == 0));
+		assert_int_equal(flaxid_parse(ta, &back, &off), FLAXID_PARSE_OK);
+		assert_true(back == a);
+	}
+}
+
+static void
+test_flaxid_parse_errors(void **state)
+{
+	idg_u128	v;
+	size_t		off;
+
+	(void) state;
+	assert_int_equal(flaxid_parse("", &v, &off), FLAXID_PARSE_LENGTH);
+	assert_int_equal(off, 0);
+	assert_int_equal(flaxid_parse("0RdKJcxqVBiAiQr", &v, &off), FLAXID_PARSE_LENGTH);
+	assert_int_equal(off, 15);
+	assert_int_equal(flaxid_parse("0RdKJcxqVBiAiQr00", &v, &off), FLAXID_PARSE_LENGTH);
+	assert_int_equal(flaxid_parse("0RdKJcxq+BiAiQr0", &v, &off), FLAXID_PARSE_BAD_CHAR);
+	assert_int_equal(off, 8);
+	assert_int_equal(flaxid_parse("0RdKJcxqVBiAiQr0 ", &v, &off), FLAXID_PARSE_BAD_CHAR);
+	assert_int_equal(off, 16);
+}
+
 /* ---------- byte helpers ---------- */
 
 static void
@@ -1185,6 +1247,8 @@ main(void)
 		cmocka_unit_test(test_distid128_gen_overflow),
 		cmocka_unit_test(test_pubid_layouts),
 		cmocka_unit_test(test_pubid_guid_order),
+		cmocka_unit_test(test_flaxid_vectors),
+		cmocka_unit_test(test_flaxid_parse_errors),
 	};
 
 	return cmocka_run_group_tests_name("idgen core", tests, NULL, NULL);

@@ -1,0 +1,43 @@
+/*
+ * flaxid.h — Flax ID (SPEC.md): 96 bits, (ms since 2015-01-01Z << 56) |
+ * random56, stored as 12 big-endian bytes; text is 16 characters of 6 bits,
+ * most significant first, in an alphabet whose ASCII order is numeric order.
+ */
+#ifndef IDGEN_CORE_FLAXID_H
+#define IDGEN_CORE_FLAXID_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "distid.h"				/* idg_u128 */
+
+#define FLAXID_LEN 12
+#define FLAXID_TEXT_LEN 16
+#define FLAXID_TS_BITS 40
+#define FLAXID_RAND_BITS 56
+#define FLAXID_MAX_MS ((UINT64_C(1) << FLAXID_TS_BITS) - 1)	/* 2049-11-03T19:53:47.775Z */
+#define FLAXID_EPOCH_UNIX_MS INT64_C(1420070400000)	/* 2015-01-01T00:00:00Z */
+
+static inline idg_u128
+flaxid_compose(uint64_t ms, uint64_t rand56)
+{
+	return ((idg_u128) ms << FLAXID_RAND_BITS) | (rand56 & ((UINT64_C(1) << FLAXID_RAND_BITS) - 1));
+}
+
+static inline uint64_t
+flaxid_ms(idg_u128 v)
+{
+	return (uint64_t) (v >> FLAXID_RAND_BITS);
+}
+
+typedef enum flaxid_parse_status
+{
+	FLAXID_PARSE_OK = 0,
+	FLAXID_PARSE_BAD_CHAR,		/* outside the alphabet, at *offset */
+	FLAXID_PARSE_LENGTH			/* valid characters, not 16 of them; *offset = length */
+} flaxid_parse_status;
+
+extern flaxid_parse_status flaxid_parse(const char *s, idg_u128 *out, size_t *offset);
+extern void flaxid_format(idg_u128 v, char out[FLAXID_TEXT_LEN + 1]);
+
+#endif							/* IDGEN_CORE_FLAXID_H */
