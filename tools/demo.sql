@@ -56,6 +56,11 @@ SELECT distid_timestamp('1088824355131185736905670087') AS created,
 SELECT id, distid128_timestamp(id) AS created, uuid_to_alphanumeric(id) AS alphanumeric
 FROM (SELECT distid128_generate() AS id) s;
 
+-- flaxid: 16 characters whose plain text order is the id's order.
+SELECT id, flaxid_timestamp(id) AS created
+FROM (SELECT flaxid_generate() AS id FROM generate_series(1, 3)) g ORDER BY id::text COLLATE "C";
+SELECT flaxid_timestamp('0RdKJcxqVBiAiQr0') AS spec_vector_time;
+
 -- base36id: 9 characters a person can read out; this server is worker 1 (idgen.worker_id).
 CREATE TABLE payments (id base36id PRIMARY KEY DEFAULT base36id_generate(), amount numeric);
 INSERT INTO payments (amount) VALUES (10.00), (25.50), (7.25);
