@@ -5,19 +5,6 @@ CREATE EXTENSION idgen;
 SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, YMD';
 
-CREATE FUNCTION pg_temp.err(stmt text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-	detail text;
-	hint text;
-BEGIN
-	EXECUTE stmt;
-	RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-	GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL, hint = PG_EXCEPTION_HINT;
-	RETURN SQLSTATE || ': ' || SQLERRM || coalesce(' | ' || nullif(detail, ''), '')
-	       || coalesce(' | HINT: ' || nullif(hint, ''), '');
-END $$;
-
 --
 -- SPEC.md vectors: 2025-01-01T00:00:00Z, worker 3, counter 35 -> 0ITS0030Z;
 -- worker 35, counter 1295 -> 0ITS00ZZZ; 000000000 is the epoch
@@ -32,21 +19,21 @@ SELECT 'ZZZZZZZZZ'::base36id::bigint AS max_value, 101559956668415::bigint::base
 --
 -- malformed text: 22P02 with a detail
 --
-SELECT pg_temp.err($$SELECT ''::base36id$$);
-SELECT pg_temp.err($$SELECT '0ITS0030'::base36id$$);
-SELECT pg_temp.err($$SELECT '0ITS0030ZZ'::base36id$$);
-SELECT pg_temp.err($$SELECT '0its0030z'::base36id$$);
-SELECT pg_temp.err($$SELECT '0ITS0030z'::base36id$$);
-SELECT pg_temp.err($$SELECT '0ITS-030Z'::base36id$$);
-SELECT pg_temp.err($$SELECT '0ITS0030Ä'::base36id$$);
-SELECT pg_temp.err($$SELECT ' 0ITS0030Z'::base36id$$);
+SELECT regress.err($$SELECT ''::base36id$$);
+SELECT regress.err($$SELECT '0ITS0030'::base36id$$);
+SELECT regress.err($$SELECT '0ITS0030ZZ'::base36id$$);
+SELECT regress.err($$SELECT '0its0030z'::base36id$$);
+SELECT regress.err($$SELECT '0ITS0030z'::base36id$$);
+SELECT regress.err($$SELECT '0ITS-030Z'::base36id$$);
+SELECT regress.err($$SELECT '0ITS0030Ä'::base36id$$);
+SELECT regress.err($$SELECT ' 0ITS0030Z'::base36id$$);
 SELECT 'lowercase'::base36id;
 
 --
 -- casts
 --
-SELECT pg_temp.err($$SELECT (-1)::bigint::base36id$$);
-SELECT pg_temp.err($$SELECT 101559956668416::bigint::base36id$$);
+SELECT regress.err($$SELECT (-1)::bigint::base36id$$);
+SELECT regress.err($$SELECT 101559956668416::bigint::base36id$$);
 SELECT count(*) FILTER (WHERE v::bigint::base36id <> v OR v::text::base36id <> v) AS mismatches
 FROM (SELECT (random() * 101559956668415)::bigint::base36id AS v FROM generate_series(1, 10000)) s;
 -- assignment casts both ways
@@ -61,9 +48,9 @@ SELECT base36id_from_timestamp('2025-01-01 00:00:00.999+00') AS second_floor,
        base36id_from_timestamp('2024-01-01 00:00:00+00') AS epoch,
        base36id_from_timestamp('2092-12-23 05:45:35+00') AS last_second;
 SELECT base36id_timestamp('ZZZZZZZZZ') AS last_second;
-SELECT pg_temp.err($$SELECT base36id_from_timestamp('2023-12-31 23:59:59.999+00')$$);
-SELECT pg_temp.err($$SELECT base36id_from_timestamp('2092-12-23 05:45:36+00')$$);
-SELECT pg_temp.err($$SELECT base36id_from_timestamp('infinity')$$);
+SELECT regress.err($$SELECT base36id_from_timestamp('2023-12-31 23:59:59.999+00')$$);
+SELECT regress.err($$SELECT base36id_from_timestamp('2092-12-23 05:45:36+00')$$);
+SELECT regress.err($$SELECT base36id_from_timestamp('infinity')$$);
 -- the least id of a second is below every id of that second
 SELECT base36id_from_timestamp('2025-01-01 00:00:00+00') <= '0ITS00000'::base36id AS le,
        base36id_from_timestamp('2025-01-01 00:00:01+00') > '0ITS00ZZZ'::base36id AS gt;
@@ -127,15 +114,15 @@ BEGIN
 	               '/tmp/idgen_regress_b36_' || pg_backend_pid() || '.bin');
 END $$;
 SELECT (SELECT array_agg(v ORDER BY v) FROM bin_in) = (SELECT array_agg(v ORDER BY v) FROM many) AS binary_roundtrip;
-SELECT pg_temp.err(format('COPY bin_in FROM %L WITH (FORMAT binary)',
+SELECT regress.err(format('COPY bin_in FROM %L WITH (FORMAT binary)',
                           '/tmp/idgen_regress_b36_' || pg_backend_pid() || '.bin'));
 
 --
 -- the worker setting: unset by default, not settable by a session
 --
 SHOW idgen.worker_id;
-SELECT pg_temp.err($$SELECT base36id_generate()$$);
-SELECT pg_temp.err($$SET idgen.worker_id = 3$$);
+SELECT regress.err($$SELECT base36id_generate()$$);
+SELECT regress.err($$SET idgen.worker_id = 3$$);
 SELECT context, min_val, max_val, boot_val FROM pg_settings WHERE name = 'idgen.worker_id';
 
 SET client_min_messages = warning;

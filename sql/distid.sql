@@ -5,17 +5,6 @@ CREATE EXTENSION idgen;
 SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, YMD';
 
-CREATE FUNCTION pg_temp.err(stmt text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-	detail text;
-BEGIN
-	EXECUTE stmt;
-	RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-	GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
-	RETURN SQLSTATE || ': ' || SQLERRM || coalesce(' | ' || nullif(detail, ''), '');
-END $$;
-
 --
 -- SPEC.md vector: 1088824355131185736905670087 <-> 3zfAkCP7ZtzfeQYp <->
 -- 000384A786907DB2AD82883DC7, timestamp 2022-07-31 18:33:00.285 UTC
@@ -59,30 +48,30 @@ FROM (VALUES (0::bigint, '00000000000'), (1, '00000000001'), (61, '0000000000z')
 --
 -- malformed input: 22P02 with a detail; out of range: 22003
 --
-SELECT pg_temp.err($$SELECT ''::distid$$);
-SELECT pg_temp.err($$SELECT '12a4'::distid$$);
-SELECT pg_temp.err($$SELECT '-1'::distid$$);
-SELECT pg_temp.err($$SELECT ' 1'::distid$$);
-SELECT pg_temp.err($$SELECT '10000000000000000000000000000'::distid$$);
+SELECT regress.err($$SELECT ''::distid$$);
+SELECT regress.err($$SELECT '12a4'::distid$$);
+SELECT regress.err($$SELECT '-1'::distid$$);
+SELECT regress.err($$SELECT ' 1'::distid$$);
+SELECT regress.err($$SELECT '10000000000000000000000000000'::distid$$);
 SELECT '00000000000000000000000000000000042'::distid AS leading_zeros;
-SELECT pg_temp.err($$SELECT distid_from_alphanumeric('3zfAkCP7ZtzfeQY')$$);
-SELECT pg_temp.err($$SELECT distid_from_alphanumeric('3zfAkCP7ZtzfeQYpp')$$);
-SELECT pg_temp.err($$SELECT distid_from_alphanumeric('3zfAkCP7Z-zfeQYp')$$);
-SELECT pg_temp.err($$SELECT distid_from_alphanumeric('3zfAkCP7ZtzfeQYé')$$);
-SELECT pg_temp.err($$SELECT distid_from_alphanumeric('')$$);
+SELECT regress.err($$SELECT distid_from_alphanumeric('3zfAkCP7ZtzfeQY')$$);
+SELECT regress.err($$SELECT distid_from_alphanumeric('3zfAkCP7ZtzfeQYpp')$$);
+SELECT regress.err($$SELECT distid_from_alphanumeric('3zfAkCP7Z-zfeQYp')$$);
+SELECT regress.err($$SELECT distid_from_alphanumeric('3zfAkCP7ZtzfeQYé')$$);
+SELECT regress.err($$SELECT distid_from_alphanumeric('')$$);
 -- the reference wraps a block above 2^64-1; here it is an error
-SELECT pg_temp.err($$SELECT distid_from_alphanumeric('00000zzzzzzzzzzz')$$);
-SELECT pg_temp.err($$SELECT distid_from_alphanumeric('zzzzz00000000000')$$);
-SELECT pg_temp.err($$SELECT distid_from_hex('000384A786907DB2AD82883DC')$$);
-SELECT pg_temp.err($$SELECT distid_from_hex('000384A786907DB2AD82883DCG')$$);
-SELECT pg_temp.err($$SELECT distid_from_hex('00204FCE5E3E25026110000000')$$);
-SELECT pg_temp.err($$SELECT uuid_from_alphanumeric('LygHa16AHYGLygHa16AHYF')$$);
-SELECT pg_temp.err($$SELECT uuid_from_alphanumeric('0nQkrErwxJd2MnCm41WZ5')$$);
-SELECT pg_temp.err($$SELECT bigint_from_alphanumeric('AzL8n0Y58m8')$$);
-SELECT pg_temp.err($$SELECT bigint_from_alphanumeric('AzL8n0Y58m')$$);
-SELECT pg_temp.err($$SELECT bigint_to_alphanumeric(-1)$$);
-SELECT pg_temp.err($$SELECT distid128_timestamp('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11')$$);
-SELECT pg_temp.err($$SELECT distid128_timestamp('094954a8-622c-76ad-9b93-cdefcbdf0888')$$);
+SELECT regress.err($$SELECT distid_from_alphanumeric('00000zzzzzzzzzzz')$$);
+SELECT regress.err($$SELECT distid_from_alphanumeric('zzzzz00000000000')$$);
+SELECT regress.err($$SELECT distid_from_hex('000384A786907DB2AD82883DC')$$);
+SELECT regress.err($$SELECT distid_from_hex('000384A786907DB2AD82883DCG')$$);
+SELECT regress.err($$SELECT distid_from_hex('00204FCE5E3E25026110000000')$$);
+SELECT regress.err($$SELECT uuid_from_alphanumeric('LygHa16AHYGLygHa16AHYF')$$);
+SELECT regress.err($$SELECT uuid_from_alphanumeric('0nQkrErwxJd2MnCm41WZ5')$$);
+SELECT regress.err($$SELECT bigint_from_alphanumeric('AzL8n0Y58m8')$$);
+SELECT regress.err($$SELECT bigint_from_alphanumeric('AzL8n0Y58m')$$);
+SELECT regress.err($$SELECT bigint_to_alphanumeric(-1)$$);
+SELECT regress.err($$SELECT distid128_timestamp('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11')$$);
+SELECT regress.err($$SELECT distid128_timestamp('094954a8-622c-76ad-9b93-cdefcbdf0888')$$);
 
 --
 -- numeric casts
@@ -90,11 +79,11 @@ SELECT pg_temp.err($$SELECT distid128_timestamp('094954a8-622c-76ad-9b93-cdefcbd
 SELECT 1088824355131185736905670087::numeric::distid AS from_numeric,
        '1088824355131185736905670087'::distid::numeric + 1 AS plus_one,
        42.000::numeric::distid AS whole_with_scale;
-SELECT pg_temp.err($$SELECT 42.5::numeric::distid$$);
-SELECT pg_temp.err($$SELECT (-1)::numeric::distid$$);
-SELECT pg_temp.err($$SELECT 10000000000000000000000000000::numeric::distid$$);
-SELECT pg_temp.err($$SELECT 'NaN'::numeric::distid$$);
-SELECT pg_temp.err($$SELECT 'Infinity'::numeric::distid$$);
+SELECT regress.err($$SELECT 42.5::numeric::distid$$);
+SELECT regress.err($$SELECT (-1)::numeric::distid$$);
+SELECT regress.err($$SELECT 10000000000000000000000000000::numeric::distid$$);
+SELECT regress.err($$SELECT 'NaN'::numeric::distid$$);
+SELECT regress.err($$SELECT 'Infinity'::numeric::distid$$);
 
 --
 -- generation
@@ -152,8 +141,8 @@ SELECT distid_from_timestamp('2022-07-31 18:33:00.285+00') AS least_of_ms,
        distid_from_timestamp('2022-07-31 18:33:00.286+00') > '1088824355131185736905670087'::distid AS gt;
 SELECT distid_from_timestamp('1900-01-01 00:00:00+00') AS first,
        distid_timestamp(distid_from_timestamp('3025-10-23 17:06:28.005+00')) AS last;
-SELECT pg_temp.err($$SELECT distid_from_timestamp('1899-12-31 23:59:59.999+00')$$);
-SELECT pg_temp.err($$SELECT distid_from_timestamp('3025-10-23 17:06:28.006+00')$$);
+SELECT regress.err($$SELECT distid_from_timestamp('1899-12-31 23:59:59.999+00')$$);
+SELECT regress.err($$SELECT distid_from_timestamp('3025-10-23 17:06:28.006+00')$$);
 SELECT distid_timestamp('9999999999999999999999999999') AS last_representable;
 
 --
@@ -206,7 +195,7 @@ BEGIN
 	               '/tmp/idgen_regress_distid_' || pg_backend_pid() || '.bin');
 END $$;
 SELECT (SELECT array_agg(id ORDER BY id) FROM bin_in) = (SELECT array_agg(id ORDER BY id) FROM many) AS binary_roundtrip;
-SELECT pg_temp.err(format('COPY bin_in FROM %L WITH (FORMAT binary)',
+SELECT regress.err(format('COPY bin_in FROM %L WITH (FORMAT binary)',
                           '/tmp/idgen_regress_distid_' || pg_backend_pid() || '.bin'));
 
 SET client_min_messages = warning;

@@ -5,17 +5,6 @@ CREATE EXTENSION idgen;
 SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, YMD';
 
-CREATE FUNCTION pg_temp.err(stmt text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-	detail text;
-BEGIN
-	EXECUTE stmt;
-	RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-	GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
-	RETURN SQLSTATE || ': ' || SQLERRM || coalesce(' | ' || nullif(detail, ''), '');
-END $$;
-
 --
 -- SPEC.md vectors: ms 24869425807, random 0x7680cb8bb9bdc1 -> 0RdKJcxqVBiAiQr0
 -- (2015-10-15 20:10:25.807 UTC); the epoch with random 0 -> ----------------
@@ -33,12 +22,12 @@ FROM (VALUES ('------3---------'), ('---------------0'), ('zzzzzzw---------'),
 --
 -- malformed text: 22P02 with a detail
 --
-SELECT pg_temp.err($$SELECT ''::flaxid$$);
-SELECT pg_temp.err($$SELECT '0RdKJcxqVBiAiQr'::flaxid$$);
-SELECT pg_temp.err($$SELECT '0RdKJcxqVBiAiQr00'::flaxid$$);
-SELECT pg_temp.err($$SELECT '0RdKJcxq+BiAiQr0'::flaxid$$);
-SELECT pg_temp.err($$SELECT '0RdKJcxqVBiAiQré'::flaxid$$);
-SELECT pg_temp.err($$SELECT ' 0RdKJcxqVBiAiQr0'::flaxid$$);
+SELECT regress.err($$SELECT ''::flaxid$$);
+SELECT regress.err($$SELECT '0RdKJcxqVBiAiQr'::flaxid$$);
+SELECT regress.err($$SELECT '0RdKJcxqVBiAiQr00'::flaxid$$);
+SELECT regress.err($$SELECT '0RdKJcxq+BiAiQr0'::flaxid$$);
+SELECT regress.err($$SELECT '0RdKJcxqVBiAiQré'::flaxid$$);
+SELECT regress.err($$SELECT ' 0RdKJcxqVBiAiQr0'::flaxid$$);
 
 --
 -- time bounds: 2015-01-01 .. 2049-11-03 19:53:47.775 UTC, 22008 outside
@@ -48,9 +37,9 @@ SELECT flaxid_from_timestamp('2015-01-01 00:00:00+00') AS first,
        flaxid_from_timestamp('2015-10-15 20:10:25.807999+00') AS vector_ms;
 SELECT flaxid_from_timestamp('2015-10-15 20:10:25.807+00') <= '0RdKJcxqVBiAiQr0'::flaxid AS le,
        flaxid_from_timestamp('2015-10-15 20:10:25.808+00') > '0RdKJcxqVBiAiQr0'::flaxid AS gt;
-SELECT pg_temp.err($$SELECT flaxid_from_timestamp('2014-12-31 23:59:59.999+00')$$);
-SELECT pg_temp.err($$SELECT flaxid_from_timestamp('2049-11-03 19:53:47.776+00')$$);
-SELECT pg_temp.err($$SELECT flaxid_from_timestamp('infinity')$$);
+SELECT regress.err($$SELECT flaxid_from_timestamp('2014-12-31 23:59:59.999+00')$$);
+SELECT regress.err($$SELECT flaxid_from_timestamp('2049-11-03 19:53:47.776+00')$$);
+SELECT regress.err($$SELECT flaxid_from_timestamp('infinity')$$);
 
 --
 -- generation: increasing within a session, on the clock, random part in range

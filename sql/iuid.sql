@@ -6,18 +6,6 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, YMD';
 SET extra_float_digits = 0;
 
--- Shows SQLSTATE, message and detail of the error a statement raises.
-CREATE FUNCTION pg_temp.err(stmt text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-	detail text;
-BEGIN
-	EXECUTE stmt;
-	RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-	GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
-	RETURN SQLSTATE || ': ' || SQLERRM || coalesce(' | ' || nullif(detail, ''), '');
-END $$;
-
 -- the random field of an iuid, computed from its text with core SQL only
 CREATE FUNCTION pg_temp.rand_field(id iuid) RETURNS bigint LANGUAGE sql AS $$
 	SELECT ('x' || substr(replace(id::text, '-', ''), 17, 16))::bit(64)::bigint
@@ -48,22 +36,22 @@ SELECT iuid_format_version('017f22e2-79b0-8f2a-8141-23456789abcd');
 --
 -- malformed text input: 22P02 with a detail
 --
-SELECT pg_temp.err($$SELECT ''::iuid$$);
-SELECT pg_temp.err($$SELECT '{'::iuid$$);
-SELECT pg_temp.err($$SELECT '017f22e2-79b0-802a-8141-23456789abc'::iuid$$);
-SELECT pg_temp.err($$SELECT '017f22e2-79b0-802a-8141-23456789abcd0'::iuid$$);
-SELECT pg_temp.err($$SELECT '017f22e2'::iuid$$);
-SELECT pg_temp.err($$SELECT '017g22e2-79b0-802a-8141-23456789abcd'::iuid$$);
-SELECT pg_temp.err($$SELECT '017f22e2-79b0-802a-8141-23456789abcé'::iuid$$);
-SELECT pg_temp.err($$SELECT ' 017f22e2-79b0-802a-8141-23456789abcd'::iuid$$);
-SELECT pg_temp.err($$SELECT '017f22e2--79b0-802a-8141-23456789abcd'::iuid$$);
-SELECT pg_temp.err($$SELECT '{017f22e2-79b0-802a-8141-23456789abcd'::iuid$$);
+SELECT regress.err($$SELECT ''::iuid$$);
+SELECT regress.err($$SELECT '{'::iuid$$);
+SELECT regress.err($$SELECT '017f22e2-79b0-802a-8141-23456789abc'::iuid$$);
+SELECT regress.err($$SELECT '017f22e2-79b0-802a-8141-23456789abcd0'::iuid$$);
+SELECT regress.err($$SELECT '017f22e2'::iuid$$);
+SELECT regress.err($$SELECT '017g22e2-79b0-802a-8141-23456789abcd'::iuid$$);
+SELECT regress.err($$SELECT '017f22e2-79b0-802a-8141-23456789abcé'::iuid$$);
+SELECT regress.err($$SELECT ' 017f22e2-79b0-802a-8141-23456789abcd'::iuid$$);
+SELECT regress.err($$SELECT '017f22e2--79b0-802a-8141-23456789abcd'::iuid$$);
+SELECT regress.err($$SELECT '{017f22e2-79b0-802a-8141-23456789abcd'::iuid$$);
 -- a valid uuid of another version or variant is not an iuid
-SELECT pg_temp.err($$SELECT '017f22e2-79b0-402a-8141-23456789abcd'::iuid$$);
-SELECT pg_temp.err($$SELECT '017f22e2-79b0-702a-8141-23456789abcd'::iuid$$);
-SELECT pg_temp.err($$SELECT '017f22e2-79b0-802a-c141-23456789abcd'::iuid$$);
-SELECT pg_temp.err($$SELECT '017f22e2-79b0-802a-4141-23456789abcd'::iuid$$);
-SELECT pg_temp.err($$SELECT '017f22e2-79b0-802a-0141-23456789abcd'::iuid$$);
+SELECT regress.err($$SELECT '017f22e2-79b0-402a-8141-23456789abcd'::iuid$$);
+SELECT regress.err($$SELECT '017f22e2-79b0-702a-8141-23456789abcd'::iuid$$);
+SELECT regress.err($$SELECT '017f22e2-79b0-802a-c141-23456789abcd'::iuid$$);
+SELECT regress.err($$SELECT '017f22e2-79b0-802a-4141-23456789abcd'::iuid$$);
+SELECT regress.err($$SELECT '017f22e2-79b0-802a-0141-23456789abcd'::iuid$$);
 -- the plain error, as a client sees it
 SELECT 'not an id'::iuid;
 
@@ -122,14 +110,14 @@ SELECT iuid_generate(NULL, 1) IS NULL AS a, iuid_generate(1, NULL) IS NULL AS b,
        iuid_generate(1, 1, NULL) IS NULL AS c;
 
 -- country and entity are 0..255
-SELECT pg_temp.err($$SELECT iuid_generate(256, 1)$$);
-SELECT pg_temp.err($$SELECT iuid_generate(-1, 1)$$);
-SELECT pg_temp.err($$SELECT iuid_generate(1, 256)$$);
-SELECT pg_temp.err($$SELECT iuid_generate(1, -2147483648, now())$$);
+SELECT regress.err($$SELECT iuid_generate(256, 1)$$);
+SELECT regress.err($$SELECT iuid_generate(-1, 1)$$);
+SELECT regress.err($$SELECT iuid_generate(1, 256)$$);
+SELECT regress.err($$SELECT iuid_generate(1, -2147483648, now())$$);
 SELECT iuid_country(iuid_generate(0, 255)), iuid_entity(iuid_generate(0, 255));
 -- times outside 1970 .. 10889 are errors
-SELECT pg_temp.err($$SELECT iuid_generate(1, 1, '1969-12-31 23:59:59.999+00')$$);
-SELECT pg_temp.err($$SELECT iuid_generate(1, 1, 'infinity')$$);
+SELECT regress.err($$SELECT iuid_generate(1, 1, '1969-12-31 23:59:59.999+00')$$);
+SELECT regress.err($$SELECT iuid_generate(1, 1, 'infinity')$$);
 
 --
 -- iuid_from_timestamp: the least iuid of the millisecond
@@ -139,9 +127,9 @@ SELECT iuid_from_timestamp('1970-01-01 00:00:00+00');
 SELECT iuid_from_timestamp('10889-08-02 05:31:50.655+00');
 SELECT iuid_from_timestamp('2022-02-22 19:22:22+00') <= '017f22e2-79b0-802a-8141-23456789abcd'::iuid AS le_vector,
        iuid_from_timestamp('2022-02-22 19:22:22.001+00') > '017f22e2-79b0-80ff-bfff-ffffffffffff'::iuid AS gt_vector;
-SELECT pg_temp.err($$SELECT iuid_from_timestamp('1969-12-31 23:59:59.999999+00')$$);
-SELECT pg_temp.err($$SELECT iuid_from_timestamp('10889-08-02 05:31:50.656+00')$$);
-SELECT pg_temp.err($$SELECT iuid_from_timestamp('-infinity')$$);
+SELECT regress.err($$SELECT iuid_from_timestamp('1969-12-31 23:59:59.999999+00')$$);
+SELECT regress.err($$SELECT iuid_from_timestamp('10889-08-02 05:31:50.656+00')$$);
+SELECT regress.err($$SELECT iuid_from_timestamp('-infinity')$$);
 -- the round trip at the edges
 SELECT iuid_timestamp(iuid_from_timestamp('1970-01-01 00:00:00+00')) AS first,
        iuid_timestamp(iuid_from_timestamp('10889-08-02 05:31:50.655+00')) AS last;
@@ -250,8 +238,8 @@ SELECT '017f22e2-79b0-802a-8141-23456789abcd'::iuid::uuid AS to_uuid,
        '017f22e2-79b0-802a-8141-23456789abcd'::iuid::text AS to_text;
 SELECT count(*) FILTER (WHERE id::uuid::iuid <> id OR id::text::iuid <> id) AS roundtrip_mismatches
 FROM many;
-SELECT pg_temp.err($$SELECT 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid::iuid$$);
-SELECT pg_temp.err($$SELECT '017f22e2-79b0-802a-c141-23456789abcd'::uuid::iuid$$);
+SELECT regress.err($$SELECT 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid::iuid$$);
+SELECT regress.err($$SELECT '017f22e2-79b0-802a-c141-23456789abcd'::uuid::iuid$$);
 -- assignment casts: a uuid column takes an iuid, an iuid column a valid uuid
 CREATE TEMP TABLE u (u uuid, i iuid);
 INSERT INTO u VALUES ('017f22e2-79b0-802a-8141-23456789abcd'::iuid, '017f22e2-79b0-802a-8141-23456789abcd'::uuid);
@@ -274,7 +262,7 @@ BEGIN
 	               '/tmp/idgen_regress_' || pg_backend_pid() || '.bin');
 END $$;
 SELECT (SELECT array_agg(id ORDER BY id) FROM bin_in) = (SELECT array_agg(id ORDER BY id) FROM some_ids) AS binary_roundtrip;
-SELECT pg_temp.err(format('COPY bin_in FROM %L WITH (FORMAT binary)',
+SELECT regress.err(format('COPY bin_in FROM %L WITH (FORMAT binary)',
                           '/tmp/idgen_regress_' || pg_backend_pid() || '.bin'));
 
 --
@@ -294,7 +282,7 @@ INSERT INTO events VALUES
 	(iuid_generate(7, 7, '2026-02-15 12:00:00+00'), 'mid February'),
 	(iuid_generate(7, 7, '2026-03-31 23:59:59.999+00'), 'last millisecond of March');
 SELECT tableoid::regclass AS partition, note FROM events ORDER BY id;
-SELECT pg_temp.err($$INSERT INTO events VALUES (iuid_from_timestamp('2026-04-01 00:00:00+00'), 'April')$$);
+SELECT regress.err($$INSERT INTO events VALUES (iuid_from_timestamp('2026-04-01 00:00:00+00'), 'April')$$);
 EXPLAIN (COSTS OFF)
 SELECT note FROM events
 WHERE id >= iuid_from_timestamp('2026-02-01 00:00+00') AND id < iuid_from_timestamp('2026-03-01 00:00+00');

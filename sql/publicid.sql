@@ -3,19 +3,6 @@
 --
 CREATE EXTENSION idgen;
 
-CREATE FUNCTION pg_temp.err(stmt text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-	detail text;
-	hint text;
-BEGIN
-	EXECUTE stmt;
-	RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-	GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL, hint = PG_EXCEPTION_HINT;
-	RETURN SQLSTATE || ': ' || SQLERRM || coalesce(' | ' || nullif(detail, ''), '')
-	       || coalesce(' | HINT: ' || nullif(hint, ''), '');
-END $$;
-
 -- the SPEC.md key (AES-256) and two more, for AES-128 and AES-192
 CREATE TEMP TABLE k AS SELECT
 	decode('k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc=', 'base64') AS k256,
@@ -81,17 +68,17 @@ FROM k, (SELECT gen_random_uuid() AS u FROM generate_series(1, 10000)) g;
 --
 -- bad keys and arguments: 22023 / 22003, the key never printed
 --
-SELECT pg_temp.err($$SELECT public_id(1::bigint, '\x00112233445566778899aabbccddee'::bytea)$$);
-SELECT pg_temp.err($$SELECT public_id_to_uuid(gen_random_uuid(), ''::bytea)$$);
-SELECT pg_temp.err($$SELECT public_id(-1::bigint, decode('000102030405060708090a0b0c0d0e0f', 'hex'))$$);
+SELECT regress.err($$SELECT public_id(1::bigint, '\x00112233445566778899aabbccddee'::bytea)$$);
+SELECT regress.err($$SELECT public_id_to_uuid(gen_random_uuid(), ''::bytea)$$);
+SELECT regress.err($$SELECT public_id(-1::bigint, decode('000102030405060708090a0b0c0d0e0f', 'hex'))$$);
 SELECT public_id(NULL::bigint, k128) IS NULL AS null_id, public_id(1::bigint, NULL) IS NULL AS null_key FROM k;
 
 --
 -- the setting idgen.public_id_key
 --
-SELECT pg_temp.err($$SELECT public_id(1::bigint)$$);
-SELECT pg_temp.err($$SET idgen.public_id_key = 'not base64!'$$);
-SELECT pg_temp.err($$SET idgen.public_id_key = 'AAECAwQFBgcICQoLDA0O'$$);
+SELECT regress.err($$SELECT public_id(1::bigint)$$);
+SELECT regress.err($$SET idgen.public_id_key = 'not base64!'$$);
+SELECT regress.err($$SET idgen.public_id_key = 'AAECAwQFBgcICQoLDA0O'$$);
 SET idgen.public_id_key = 'k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc=';
 SELECT public_id('1088824355131185736905670087'::distid) AS public_id,
        public_id_to_distid('30322474-a954-ffa9-941c-6f038afe4ff1') AS back,
@@ -109,10 +96,10 @@ CREATE ROLE regress_idgen_app;
 CREATE ROLE regress_idgen_monitor IN ROLE pg_read_all_settings;
 SET ROLE regress_idgen_app;
 SELECT public_id_to_distid('30322474-a954-ffa9-941c-6f038afe4ff1') AS app_can_decode;
-SELECT pg_temp.err($$SHOW idgen.public_id_key$$);
-SELECT pg_temp.err($$SELECT current_setting('idgen.public_id_key')$$);
+SELECT regress.err($$SHOW idgen.public_id_key$$);
+SELECT regress.err($$SELECT current_setting('idgen.public_id_key')$$);
 SELECT count(*) AS listed FROM pg_settings WHERE name = 'idgen.public_id_key';
-SELECT pg_temp.err($$SET idgen.public_id_key = 'AAECAwQFBgcICQoLDA0ODw=='$$);
+SELECT regress.err($$SET idgen.public_id_key = 'AAECAwQFBgcICQoLDA0ODw=='$$);
 RESET ROLE;
 SET ROLE regress_idgen_monitor;
 SHOW idgen.public_id_key;
@@ -121,6 +108,6 @@ RESET ROLE;
 DROP ROLE regress_idgen_app;
 DROP ROLE regress_idgen_monitor;
 RESET idgen.public_id_key;
-SELECT pg_temp.err($$SELECT public_id_to_bigint(gen_random_uuid())$$);
+SELECT regress.err($$SELECT public_id_to_bigint(gen_random_uuid())$$);
 
 DROP EXTENSION idgen;
