@@ -7,8 +7,9 @@
 use strict;
 use warnings;
 
-use IPC::Run;
-use PostgreSQL::Test::Cluster;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdgenTest;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
@@ -16,12 +17,7 @@ my $sessions = 4;
 my $per_session = 200_000;
 my $total = $sessions * $per_session;
 
-my $node = PostgreSQL::Test::Cluster->new('iuid_concurrency');
-$node->init;
-$node->append_conf('postgresql.conf', "shared_preload_libraries = 'idgen'");
-$node->start;
-
-$node->safe_psql('postgres', 'CREATE EXTENSION idgen');
+my $node = start_idgen_node('iuid_concurrency');
 $node->safe_psql(
 	'postgres', q{
 	CREATE TABLE t (sess int, seq int, pid int, id iuid UNIQUE);
@@ -40,51 +36,27 @@ INSERT INTO t
   SELECT :client_id, g, pg_backend_pid(), iuid_generate($country, $entity)
   FROM generate_series(1, $per_session) g;
 EOF
-my $script_file = $node->basedir . '/iuid_concurrency.sql';
-PostgreSQL::Test::Utils::append_to_file($script_file, $script);
+my $script_file = pgbench_script($node, 'iuid_concurrency.sql', $script);
 
 # A barrier, so the backends really generate at the same time: a transaction
 # holds an ACCESS EXCLUSIVE lock on t, every client's INSERT blocks on it
 # before generating anything, and the lock is released once all of them wait.
-my $locker = $node->background_psql('postgres');
-$locker->query_safe('BEGIN; LOCK TABLE t IN ACCESS EXCLUSIVE MODE');
+my $barrier = hold_barrier(
+	$node,
+	lock => 'BEGIN; LOCK TABLE t IN ACCESS EXCLUSIVE MODE',
+	unlock => 'COMMIT',
+	waiting => "backend_type = 'client backend' AND wait_event_type = 'Lock'");
 
-$node->safe_psql('postgres',
-	"INSERT INTO run_window VALUES ('start', clock_timestamp())");
+mark_run_window($node, 'start');
 
-my ($pgb_out, $pgb_err) = ('', '');
-my $pgbench = IPC::Run::start(
-	[
-		'pgbench', '--no-vacuum',
-		'-h', $node->host, '-p', $node->port,
-		'-c', $sessions, '-j', $sessions, '-t', 1,
-		'-f', $script_file, 'postgres'
-	],
-	'>', \$pgb_out, '2>', \$pgb_err,
-	IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
-
-ok( $node->poll_query_until(
-		'postgres', qq{
-		SELECT count(*) = $sessions FROM pg_stat_activity
-		WHERE backend_type = 'client backend'
-		  AND wait_event_type = 'Lock'
-		  AND query LIKE 'INSERT INTO t%'}),
+my $pgbench = start_pgbench($node, $sessions, $script_file);
+wait_at_barrier($node, $barrier, $sessions, 'INSERT INTO t',
 	"all $sessions sessions wait at the barrier");
+release_barrier($barrier);
 
-$locker->query_safe('COMMIT');
-$locker->quit;
-
-my $pgbench_ok = $pgbench->finish;
-$node->safe_psql('postgres',
-	"INSERT INTO run_window VALUES ('end', clock_timestamp())");
-
-ok($pgbench_ok, 'pgbench exit status is 0')
-  or diag("pgbench stdout:\n$pgb_out\npgbench stderr:\n$pgb_err");
-like(
-	$pgb_out,
-	qr{number of transactions actually processed: $sessions/$sessions},
-	'every client completed its transaction');
-unlike($pgb_err, qr{ERROR|FATAL|abort}i, 'pgbench reports no error');
+finish_pgbench($pgbench);
+mark_run_window($node, 'end');
+check_pgbench($pgbench, '', no_errors => 1);
 
 is($node->safe_psql('postgres', 'SELECT count(*) FROM t'),
 	$total, "$total rows");
@@ -104,19 +76,10 @@ is( $node->safe_psql(
 	'0',
 	"each session inserted $per_session ids");
 
-is( $node->safe_psql(
-		'postgres', 'SELECT count(*) - count(DISTINCT id) FROM t'),
-	'0',
-	'no duplicate ids across sessions');
+is(count_duplicate_ids($node, 't'), '0', 'no duplicate ids across sessions');
 
-is( $node->safe_psql(
-		'postgres', q{
-		SELECT count(*) FROM (
-			SELECT id, lag(id) OVER (PARTITION BY sess ORDER BY seq) AS prev
-			FROM t) s
-		WHERE prev IS NOT NULL AND id <= prev}),
-	'0',
-	'ids strictly increase within each session');
+is(count_ids_not_increasing($node, 't', partition_by => 'sess'),
+	'0', 'ids strictly increase within each session');
 
 is( $node->safe_psql(
 		'postgres', qq{
@@ -129,28 +92,13 @@ is( $node->safe_psql(
 
 # The generator truncates the clock to the millisecond; clock_timestamp()
 # has microseconds.
-is( $node->safe_psql(
-		'postgres', q{
-		SELECT count(*) FROM t
-		WHERE iuid_timestamp(id) < (SELECT date_trunc('milliseconds', ts)
-		                            FROM run_window WHERE what = 'start')
-		   OR iuid_timestamp(id) > (SELECT ts FROM run_window WHERE what = 'end')}),
-	'0',
-	'every timestamp lies within the wall-clock window of the run');
+is(count_outside_run_window($node, 't', 'iuid_timestamp(id)'),
+	'0', 'every timestamp lies within the wall-clock window of the run');
 
 # The sessions really ran at the same time: all per-session [first, last]
 # intervals share a common stretch of time (the latest start comes before
 # the earliest end).
-my $overlap = $node->safe_psql(
-	'postgres', q{
-	WITH s AS (
-		SELECT sess, min(iuid_timestamp(id)) AS lo, max(iuid_timestamp(id)) AS hi
-		FROM t GROUP BY sess)
-	SELECT max(lo) < min(hi), min(hi) - max(lo) FROM s});
-my ($overlaps, $common) = split /\|/, $overlap;
-is($overlaps, 't', 'the sessions generated concurrently')
-  or diag("common interval of all sessions: $common");
-note("time all $sessions sessions were generating at once: $common");
+check_sessions_concurrent($node, 't', 'iuid_timestamp(id)', $sessions, '');
 
 $node->stop;
 

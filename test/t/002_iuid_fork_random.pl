@@ -21,19 +21,16 @@
 use strict;
 use warnings;
 
-use PostgreSQL::Test::Cluster;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdgenTest;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
 my $per_session = 1000;
 my $at = '2020-01-01 00:00:00+00';
 
-my $node = PostgreSQL::Test::Cluster->new('iuid_fork_random');
-$node->init;
-$node->append_conf('postgresql.conf', "shared_preload_libraries = 'idgen'");
-$node->start;
-
-$node->safe_psql('postgres', 'CREATE EXTENSION idgen');
+my $node = start_idgen_node('iuid_fork_random');
 # no unique index: collisions are counted, not refused
 $node->safe_psql('postgres',
 	'CREATE TABLE r (sess int, seq int, pid int, id iuid NOT NULL)');
@@ -55,10 +52,7 @@ sub check_sessions
 	my $n = $hi - $lo + 1;
 	my $where = "sess BETWEEN $lo AND $hi";
 
-	is( $node->safe_psql(
-			'postgres',
-			"SELECT count(*) || '/' || count(DISTINCT sess) || '/' || count(DISTINCT pid)
-			 FROM r WHERE $where"),
+	is(count_rows_sessions_backends($node, "r WHERE $where"),
 		$n * $per_session . "/$n/$n",
 		"$label: $n sessions of $per_session ids, each in its own backend");
 
@@ -83,20 +77,11 @@ sub check_sessions
 			GROUP BY id HAVING count(DISTINCT sess) > 1) s");
 	is($shared, '0', "$label: the sessions' sets of ids are disjoint");
 
-	is( $node->safe_psql(
-			'postgres',
-			"SELECT count(*) - count(DISTINCT id) FROM r WHERE $where"),
-		'0',
-		"$label: no duplicate id at all");
+	is(count_duplicate_ids($node, "r WHERE $where"),
+		'0', "$label: no duplicate id at all");
 
-	is( $node->safe_psql(
-			'postgres',
-			"SELECT count(*) FROM (
-				SELECT id, lag(id) OVER (PARTITION BY sess ORDER BY seq) AS prev
-				FROM r WHERE $where) s
-			 WHERE prev IS NOT NULL AND id <= prev"),
-		'0',
-		"$label: each session's ids strictly increase");
+	is(count_ids_not_increasing($node, "r WHERE $where", partition_by => 'sess'),
+		'0', "$label: each session's ids strictly increase");
 	return;
 }
 
@@ -128,8 +113,7 @@ $node->pgbench(
 check_sessions('8 pgbench sessions', 100, 107);
 
 # and across all ten sessions
-is( $node->safe_psql('postgres',
-		'SELECT count(*) || \'/\' || count(DISTINCT id) FROM r'),
+is(count_rows_distinct_ids($node, 'r'),
 	10 * $per_session . '/' . 10 * $per_session,
 	'no id is shared by any of the 10 sessions');
 

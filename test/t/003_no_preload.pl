@@ -4,6 +4,9 @@
 # says how to get them.
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdgenTest;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -46,8 +49,7 @@ foreach my $worker_conf ('', 'idgen.worker_id = 3')
 		ok($node->poll_query_until('postgres', 'SHOW idgen.worker_id', '3'),
 			'idgen.worker_id is set to 3');
 	}
-	my ($ret, $out, $err) = $node->psql('postgres',
-		"\\set VERBOSITY verbose\nSELECT base36id_generate()");
+	my ($ret, $err) = psql_verbose($node, 'SELECT base36id_generate()');
 	isnt($ret, 0, "base36id_generate() fails without preloading ($label)");
 	like(
 		$err,

@@ -10,30 +10,16 @@
 use strict;
 use warnings;
 
-use IPC::Run;
-use PostgreSQL::Test::Cluster;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdgenTest;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
 my $worker = 7;
 
-my $node = PostgreSQL::Test::Cluster->new('base36id');
-$node->init;
-$node->append_conf('postgresql.conf', "shared_preload_libraries = 'idgen'");
-$node->start;
-
-$node->safe_psql('postgres', 'CREATE EXTENSION idgen');
+my $node = start_idgen_node('base36id');
 $node->safe_psql('postgres', 'CREATE ROLE regress_idgen_user LOGIN');
-
-# Runs $sql in a new psql with verbose errors (so the SQLSTATE and the HINT
-# are printed); returns psql's exit status and stderr.
-sub psql_verbose
-{
-	my ($sql, %params) = @_;
-	my ($ret, $out, $err) =
-	  $node->psql('postgres', "\\set VERBOSITY verbose\n$sql", %params);
-	return ($ret, $err);
-}
 
 #
 # 1. The setting idgen.worker_id
@@ -42,7 +28,7 @@ sub psql_verbose
 is($node->safe_psql('postgres', 'SHOW idgen.worker_id'),
 	'-1', 'idgen.worker_id is unset (-1) by default');
 
-my ($ret, $err) = psql_verbose('SELECT base36id_generate()');
+my ($ret, $err) = psql_verbose($node, 'SELECT base36id_generate()');
 isnt($ret, 0, 'base36id_generate() fails while idgen.worker_id is unset');
 like(
 	$err,
@@ -52,19 +38,19 @@ like($err, qr/\nHINT:  [^\n]*ALTER SYSTEM/,
 	'... and a hint that mentions ALTER SYSTEM');
 
 # The worker number is the administrator's, the same for every session.
-($ret, $err) = psql_verbose("SET idgen.worker_id = $worker");
+($ret, $err) = psql_verbose($node, "SET idgen.worker_id = $worker");
 like(
 	$err,
 	qr/ERROR:  55P02: parameter "idgen\.worker_id" cannot be changed now/,
 	'a session cannot SET idgen.worker_id');
 ($ret, $err) =
-  psql_verbose("SELECT set_config('idgen.worker_id', '$worker', false)");
+  psql_verbose($node, "SELECT set_config('idgen.worker_id', '$worker', false)");
 like(
 	$err,
 	qr/ERROR:  55P02: parameter "idgen\.worker_id" cannot be changed now/,
 	'nor change it with set_config()');
 
-($ret, $err) = psql_verbose(
+($ret, $err) = psql_verbose($node,
 	"ALTER SYSTEM SET idgen.worker_id = $worker",
 	connstr => $node->connstr('postgres') . ' user=regress_idgen_user');
 like(
@@ -110,68 +96,35 @@ $node->safe_psql(
 	'postgres', q{
 	CREATE TABLE gen_log (sess int, seq int, pid int, id base36id NOT NULL,
 	                      clk timestamptz NOT NULL);
-	CREATE FUNCTION gen(p_sess int, p_n int) RETURNS void
-	LANGUAGE plpgsql AS $$
-	DECLARE
-		v_id base36id;
-		v_clk timestamptz;
-	BEGIN
-		PERFORM pg_advisory_lock_shared(36);	-- the barrier
-		PERFORM pg_advisory_unlock_shared(36);
-		FOR i IN 1 .. p_n LOOP
-			v_id := base36id_generate();
-			v_clk := clock_timestamp();
-			INSERT INTO gen_log VALUES (p_sess, i, pg_backend_pid(), v_id, v_clk);
-		END LOOP;
-	END $$;
 });
+$node->safe_psql(
+	'postgres',
+	gen_function_sql(
+		name => 'gen',
+		table => 'gen_log',
+		type => 'base36id',
+		generate => 'base36id_generate()',
+		barrier => 36));
 
-my $script_file = $node->basedir . '/base36id_gen.sql';
-append_to_file($script_file, "SELECT gen(:client_id, $per_session);\n");
+my $script_file = pgbench_script($node, 'base36id_gen.sql',
+	"SELECT gen(:client_id, $per_session);\n");
 
-my $locker = $node->background_psql('postgres');
-$locker->query_safe('SELECT pg_advisory_lock(36)');
+my $barrier = hold_advisory_barrier($node, 36);
 
 # the last id before the run: the run's first second may be its second
 my $pre = $node->safe_psql('postgres', 'SELECT base36id_generate()');
 
-my ($pgb_out, $pgb_err) = ('', '');
-my $pgbench = IPC::Run::start(
-	[
-		'pgbench', '--no-vacuum',
-		'-h', $node->host, '-p', $node->port,
-		'-c', $sessions, '-j', $sessions, '-t', 1,
-		'-f', $script_file, 'postgres'
-	],
-	'>', \$pgb_out, '2>', \$pgb_err,
-	IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
-
-ok( $node->poll_query_until(
-		'postgres', qq{
-		SELECT count(*) = $sessions FROM pg_stat_activity
-		WHERE wait_event_type = 'Lock' AND wait_event = 'advisory'
-		  AND query LIKE 'SELECT gen(%'}),
+my $pgbench = start_pgbench($node, $sessions, $script_file);
+wait_at_barrier($node, $barrier, $sessions, 'SELECT gen(',
 	"all $sessions sessions wait at the barrier");
-$locker->query_safe('SELECT pg_advisory_unlock(36)');
-$locker->quit;
+release_barrier($barrier);
+check_pgbench($pgbench, '');
 
-my $pgbench_ok = $pgbench->finish;
-ok($pgbench_ok, 'pgbench exit status is 0')
-  or diag("pgbench stdout:\n$pgb_out\npgbench stderr:\n$pgb_err");
-like(
-	$pgb_out,
-	qr{number of transactions actually processed: $sessions/$sessions},
-	'every client completed its transaction');
-
-is( $node->safe_psql(
-		'postgres',
-		q{SELECT count(*) || '/' || count(DISTINCT sess) || '/' || count(DISTINCT pid)
-		  FROM gen_log}),
+is(count_rows_sessions_backends($node, 'gen_log'),
 	"$total/$sessions/$sessions",
 	"$total ids from $sessions sessions, each in its own backend");
 
-is($node->safe_psql('postgres', 'SELECT count(*) - count(DISTINCT id) FROM gen_log'),
-	'0', 'no duplicate ids across backends');
+is(count_duplicate_ids($node, 'gen_log'), '0', 'no duplicate ids across backends');
 is($node->safe_psql('postgres', "SELECT count(*) FROM gen_log WHERE id <= '$pre'"),
 	'0', 'all of them are greater than the id generated before the run');
 
@@ -181,14 +134,8 @@ is( $node->safe_psql(
 	'0',
 	"every id carries worker $worker");
 
-is( $node->safe_psql(
-		'postgres', q{
-		SELECT count(*) FROM (
-			SELECT id, lag(id) OVER (PARTITION BY sess ORDER BY seq) AS prev
-			FROM gen_log) s
-		WHERE prev IS NOT NULL AND id <= prev}),
-	'0',
-	'ids strictly increase within each backend');
+is(count_ids_not_increasing($node, 'gen_log', partition_by => 'sess'),
+	'0', 'ids strictly increase within each backend');
 
 # The id's second is the clock's second when it was generated: it starts at
 # or before the clock_timestamp() taken right after it, and less than one
@@ -246,16 +193,12 @@ cmp_ok(
 #
 
 $node->safe_psql('postgres', 'SELECT gen(100, 3000)');
-my $single = 'FROM gen_log WHERE sess = 100';
-is( $node->safe_psql(
-		'postgres', "SELECT count(*) || '/' || count(DISTINCT id) $single"),
+my $single_session = 'gen_log WHERE sess = 100';
+my $single = "FROM $single_session";
+is(count_rows_distinct_ids($node, $single_session),
 	'3000/3000', 'one session generated 3000 distinct ids');
-is( $node->safe_psql(
-		'postgres', "SELECT count(*) FROM (
-			SELECT id, lag(id) OVER (ORDER BY seq) AS prev $single) s
-		WHERE prev IS NOT NULL AND id <= prev"),
-	'0',
-	'they strictly increase in generation order');
+is(count_ids_not_increasing($node, $single_session),
+	'0', 'they strictly increase in generation order');
 is( $node->safe_psql(
 		'postgres', "SELECT max(n) FROM (
 			SELECT count(*) AS n $single GROUP BY base36id_timestamp(id)) s"),
@@ -295,10 +238,7 @@ $long->query_until(
 SELECT count(base36id_generate()) FROM generate_series(1, 100000);
 SELECT 'after', clock_timestamp(), base36id_worker(base36id_generate());
 });
-ok( $node->poll_query_until(
-		'postgres', qq{
-		SELECT wait_event_type = 'Extension' AND state = 'active'
-		FROM pg_stat_activity WHERE pid = $long_pid}),
+ok(wait_for_extension_wait($node, $long_pid),
 	'the long generation waits for the next second');
 
 my ($cancelled, $cancel_time) = split /\|/,
@@ -313,12 +253,7 @@ like(
 my ($after_time, $after_worker) = $out =~ /^after\|([^|]*)\|(\d+)$/m;
 ok(defined $after_time, 'the session ran the next query')
   or diag("output: $out");
-my $elapsed =
-  defined $after_time
-  ? $node->safe_psql('postgres',
-	"SELECT extract(epoch FROM '$after_time'::timestamptz - '$cancel_time'::timestamptz)"
-  )
-  : 999;
+my $elapsed = seconds_between($node, $cancel_time, $after_time);
 cmp_ok($elapsed, '<', 1, 'the cancelled call ended promptly');
 note("the cancelled call ended within $elapsed s");
 is($after_worker, $worker, 'the same session generates ids again afterwards');

@@ -23,9 +23,10 @@
 use strict;
 use warnings;
 
-use IPC::Run;
 use Time::HiRes qw(time);
-use PostgreSQL::Test::Cluster;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdgenTest;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
@@ -41,14 +42,8 @@ die 'libfaketime.so.1 not found: install the libfaketime package'
 my $worker = 5;
 my $ahead = 30;    # seconds the clock is ahead before it steps back
 
-my $node = PostgreSQL::Test::Cluster->new('base36id_clock_back');
-$node->init;
-$node->append_conf(
-	'postgresql.conf', qq{
-shared_preload_libraries = 'idgen'
-idgen.worker_id = $worker
-restart_after_crash = on
-});
+my $node = init_idgen_node('base36id_clock_back', "idgen.worker_id = $worker",
+	'restart_after_crash = on');
 
 my $offset_file = $node->basedir . '/faketime.rc';
 
@@ -195,10 +190,7 @@ $cancelled->query_until(
 SELECT base36id_generate();
 SELECT 'after', clock_timestamp();
 });
-ok( $node->poll_query_until(
-		'postgres', qq{
-		SELECT wait_event_type = 'Extension' AND state = 'active'
-		FROM pg_stat_activity WHERE pid = $cancelled_pid}),
+ok(wait_for_extension_wait($node, $cancelled_pid),
 	'a call to be cancelled waits for the clock to pass S');
 my (undef, $cancel_time) = split /\|/,
   $node->safe_psql('postgres',
@@ -210,12 +202,7 @@ like(
 	qr/ERROR:  canceling statement due to user request/,
 	'pg_cancel_backend() cancels it');
 my ($after_time) = $out =~ /^after\|(.*)$/m;
-my $cancel_delay =
-  defined $after_time
-  ? $node->safe_psql('postgres',
-	"SELECT extract(epoch FROM '$after_time'::timestamptz - '$cancel_time'::timestamptz)"
-  )
-  : 999;
+my $cancel_delay = seconds_between($node, $cancel_time, $after_time);
 cmp_ok($cancel_delay, '<', 1, 'the cancelled call ended at once')
   or diag("output: $out");
 
@@ -234,28 +221,7 @@ check_waits('after a restart, clock behind S');
 # A crash restart with the clock still behind S: a backend is killed with
 # SIGKILL, and the postmaster sets up shared memory again.
 #
-my ($crash_out, $crash_err) = ('', '');
-my $victim = IPC::Run::start(
-	[
-		'psql', '-XAtq', '-d', $node->connstr('postgres'),
-		'-c', 'SELECT pg_sleep(100)'
-	],
-	'>', \$crash_out, '2>', \$crash_err,
-	IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
-ok( $node->poll_query_until(
-		'postgres', q{
-		SELECT count(*) = 1 FROM pg_stat_activity
-		WHERE query = 'SELECT pg_sleep(100)'}),
-	'a backend to kill is running');
-my $victim_pid = $node->safe_psql('postgres',
-	q{SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(100)'});
-my $log_offset = -s $node->logfile;
-ok(kill('KILL', $victim_pid), 'SIGKILL to that backend');
-$victim->finish;
-$node->wait_for_log(qr/all server processes terminated; reinitializing/,
-	$log_offset);
-ok($node->poll_query_until('postgres', 'SELECT 1', '1'),
-	'the server accepts connections after the crash restart');
+crash_restart($node);
 is(clock_before($sec), 't',
 	'after the crash restart the server clock is still before S');
 check_waits('after a crash restart, clock behind S');
@@ -268,10 +234,7 @@ my $waiter = $node->background_psql('postgres');
 my $waiter_pid = $waiter->query_safe('SELECT pg_backend_pid()');
 $waiter->query_until(qr/waiter-start/,
 	"\\echo waiter-start\nSELECT gen('resumed', 1);\n");
-ok( $node->poll_query_until(
-		'postgres', qq{
-		SELECT wait_event_type = 'Extension' AND state = 'active'
-		FROM pg_stat_activity WHERE pid = $waiter_pid}),
+ok(wait_for_extension_wait($node, $waiter_pid),
 	'a call waits for the clock to pass S');
 is(clock_before($sec), 't',
 	'the server clock is still before S (the last checks were valid)');
@@ -299,12 +262,8 @@ is( $node->safe_psql(
 #
 # Overall
 #
-is($node->safe_psql('postgres', 'SELECT count(*) - count(DISTINCT id) FROM r'),
-	'0', 'no duplicate ids');
-is( $node->safe_psql(
-		'postgres', q{
-		SELECT count(*) FROM (SELECT id, lag(id) OVER (ORDER BY seq) AS prev FROM r) s
-		WHERE id <= prev}),
+is(count_duplicate_ids($node, 'r'), '0', 'no duplicate ids');
+is(count_ids_not_increasing($node, 'r'),
 	'0',
 	'ids strictly increase in generation order, across the step back and restarts');
 is( $node->safe_psql(

@@ -18,29 +18,22 @@
 use strict;
 use warnings;
 
-use IPC::Run;
-use PostgreSQL::Test::Cluster;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdgenTest;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
 my $worker = 9;
 my $per_round = 100;
 
-my $node = PostgreSQL::Test::Cluster->new('base36id_restart');
-$node->init;
-$node->append_conf(
-	'postgresql.conf', qq{
-shared_preload_libraries = 'idgen'
-idgen.worker_id = $worker
-restart_after_crash = on
-});
-$node->start;
+my $node = start_idgen_node('base36id_restart', "idgen.worker_id = $worker",
+	'restart_after_crash = on');
 
 my $state_file = $node->data_dir . '/idgen_base36id.state';
 
 $node->safe_psql(
 	'postgres', q{
-	CREATE EXTENSION idgen;
 	CREATE TABLE r (seq bigint GENERATED ALWAYS AS IDENTITY, round int,
 	                id base36id NOT NULL, clk timestamptz NOT NULL);
 	CREATE FUNCTION gen(p_round int, p_n int) RETURNS void
@@ -152,28 +145,7 @@ foreach my $i (1 .. 3)
 #
 generate_early_in_a_second(++$round);
 $round++;
-my ($crash_out, $crash_err) = ('', '');
-my $victim = IPC::Run::start(
-	[
-		'psql', '-XAtq', '-d', $node->connstr('postgres'),
-		'-c', 'SELECT pg_sleep(100)'
-	],
-	'>', \$crash_out, '2>', \$crash_err,
-	IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
-ok( $node->poll_query_until(
-		'postgres', q{
-		SELECT count(*) = 1 FROM pg_stat_activity
-		WHERE query = 'SELECT pg_sleep(100)'}),
-	'a backend to kill is running');
-my $victim_pid = $node->safe_psql('postgres',
-	q{SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(100)'});
-my $log_offset = -s $node->logfile;
-ok(kill('KILL', $victim_pid), 'SIGKILL to that backend');
-$victim->finish;
-$node->wait_for_log(qr/all server processes terminated; reinitializing/,
-	$log_offset);
-ok($node->poll_query_until('postgres', 'SELECT 1', '1'),
-	'the server accepts connections after the crash restart');
+crash_restart($node);
 note_restart_within_second('crash restart');
 $node->safe_psql('postgres', "SELECT gen($round, $per_round)");
 check_round($round, 'crash restart');
@@ -191,14 +163,9 @@ ok(defined $persisted && $persisted >= $last_sec,
 cmp_ok($restarts_within_second, '>=', 1,
 	'at least one restart ended within the second of the last id before it');
 
-is($node->safe_psql('postgres', 'SELECT count(*) - count(DISTINCT id) FROM r'),
-	'0', 'no duplicate ids across the restarts');
-is( $node->safe_psql(
-		'postgres', q{
-		SELECT count(*) FROM (SELECT id, lag(id) OVER (ORDER BY seq) AS prev FROM r) s
-		WHERE id <= prev}),
-	'0',
-	'ids strictly increase in generation order across the restarts');
+is(count_duplicate_ids($node, 'r'), '0', 'no duplicate ids across the restarts');
+is(count_ids_not_increasing($node, 'r'),
+	'0', 'ids strictly increase in generation order across the restarts');
 
 $node->stop;
 

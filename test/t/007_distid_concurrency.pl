@@ -18,8 +18,9 @@
 use strict;
 use warnings;
 
-use IPC::Run;
-use PostgreSQL::Test::Cluster;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdgenTest;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
@@ -31,13 +32,7 @@ my $burst = 300_000;
 # Slack for a backend descheduled between the id and clock_timestamp().
 my $slack = '100 ms';
 
-my $node = PostgreSQL::Test::Cluster->new('distid_concurrency');
-$node->init;
-$node->append_conf('postgresql.conf', "shared_preload_libraries = 'idgen'");
-$node->append_conf('postgresql.conf', 'fsync = off');
-$node->start;
-
-$node->safe_psql('postgres', 'CREATE EXTENSION idgen');
+my $node = start_idgen_node('distid_concurrency', 'fsync = off');
 
 # One table per generator, one unique index on the id column.  gen_*()
 # generates p_n ids in the calling backend after passing a barrier (a shared
@@ -51,37 +46,23 @@ $node->safe_psql(
 	CREATE TABLE u (sess int, seq int, pid int, id uuid NOT NULL,
 	                clk timestamptz NOT NULL);
 	CREATE UNIQUE INDEX u_id ON u (id);
-
-	CREATE FUNCTION gen_d(p_sess int, p_n int) RETURNS void
-	LANGUAGE plpgsql AS $$
-	DECLARE
-		v_id distid;
-		v_clk timestamptz;
-	BEGIN
-		PERFORM pg_advisory_lock_shared(7);	-- the barrier
-		PERFORM pg_advisory_unlock_shared(7);
-		FOR i IN 1 .. p_n LOOP
-			v_id := distid_generate();
-			v_clk := clock_timestamp();
-			INSERT INTO d VALUES (p_sess, i, pg_backend_pid(), v_id, v_clk);
-		END LOOP;
-	END $$;
-
-	CREATE FUNCTION gen_u(p_sess int, p_n int) RETURNS void
-	LANGUAGE plpgsql AS $$
-	DECLARE
-		v_id uuid;
-		v_clk timestamptz;
-	BEGIN
-		PERFORM pg_advisory_lock_shared(7);	-- the barrier
-		PERFORM pg_advisory_unlock_shared(7);
-		FOR i IN 1 .. p_n LOOP
-			v_id := distid128_generate();
-			v_clk := clock_timestamp();
-			INSERT INTO u VALUES (p_sess, i, pg_backend_pid(), v_id, v_clk);
-		END LOOP;
-	END $$;
 });
+$node->safe_psql(
+	'postgres',
+	gen_function_sql(
+		name => 'gen_d',
+		table => 'd',
+		type => 'distid',
+		generate => 'distid_generate()',
+		barrier => 7));
+$node->safe_psql(
+	'postgres',
+	gen_function_sql(
+		name => 'gen_u',
+		table => 'u',
+		type => 'uuid',
+		generate => 'distid128_generate()',
+		barrier => 7));
 
 # Runs "SELECT $func(:client_id, $per_session)" in $sessions pgbench clients
 # at once, each its own backend (so each has a fresh generator).
@@ -89,39 +70,14 @@ sub run_concurrently
 {
 	my ($func) = @_;
 
-	my $script_file = $node->basedir . "/$func.sql";
-	append_to_file($script_file, "SELECT $func(:client_id, $per_session);\n");
-
-	my $locker = $node->background_psql('postgres');
-	$locker->query_safe('SELECT pg_advisory_lock(7)');
-
-	my ($pgb_out, $pgb_err) = ('', '');
-	my $pgbench = IPC::Run::start(
-		[
-			'pgbench', '--no-vacuum',
-			'-h', $node->host, '-p', $node->port,
-			'-c', $sessions, '-j', $sessions, '-t', 1,
-			'-f', $script_file, 'postgres'
-		],
-		'>', \$pgb_out, '2>', \$pgb_err,
-		IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
-
-	ok( $node->poll_query_until(
-			'postgres', qq{
-			SELECT count(*) = $sessions FROM pg_stat_activity
-			WHERE wait_event_type = 'Lock' AND wait_event = 'advisory'
-			  AND query LIKE 'SELECT $func(%'}),
-		"$func: all $sessions sessions wait at the barrier");
-	$locker->query_safe('SELECT pg_advisory_unlock(7)');
-	$locker->quit;
-
-	my $pgbench_ok = $pgbench->finish;
-	ok($pgbench_ok, "$func: pgbench exit status is 0")
-	  or diag("pgbench stdout:\n$pgb_out\npgbench stderr:\n$pgb_err");
-	like(
-		$pgb_out,
-		qr{number of transactions actually processed: $sessions/$sessions},
-		"$func: every client completed its transaction");
+	run_pgbench_at_barrier(
+		$node,
+		clients => $sessions,
+		script_file => pgbench_script(
+			$node, "$func.sql", "SELECT $func(:client_id, $per_session);\n"),
+		key => 7,
+		query_prefix => "SELECT $func(",
+		label => "$func: ");
 	return;
 }
 
@@ -132,54 +88,27 @@ sub check_concurrent_run
 {
 	my ($t, $label, $ord) = @_;
 
-	is( $node->safe_psql(
-			'postgres',
-			"SELECT count(*) || '/' || count(DISTINCT sess) || '/' || count(DISTINCT pid)
-			 FROM $t"),
+	is(count_rows_sessions_backends($node, $t),
 		"$total/$sessions/$sessions",
 		"$label: $total ids from $sessions sessions, each in its own backend");
 
-	is( $node->safe_psql(
-			'postgres', qq{
-			SELECT count(*) FROM (
-				SELECT sess FROM $t GROUP BY sess
-				HAVING count(*) <> $per_session
-				    OR count(DISTINCT seq) <> $per_session
-				    OR min(seq) <> 1 OR max(seq) <> $per_session) s}),
-		'0',
-		"$label: each session inserted ids 1 .. $per_session");
+	is(count_sessions_not_numbered($node, $t, $per_session),
+		'0', "$label: each session inserted ids 1 .. $per_session");
 
-	is($node->safe_psql('postgres', "SELECT count(*) - count(DISTINCT id) FROM $t"),
+	is(count_duplicate_ids($node, $t),
 		'0', "$label: no duplicate ids across sessions");
 
-	is( $node->safe_psql(
-			'postgres', qq{
-			SELECT count(*) FROM (
-				SELECT id, lag(id) OVER (PARTITION BY sess ORDER BY seq) AS prev
-				FROM $t) s
-			WHERE prev IS NOT NULL AND id <= prev}),
-		'0',
-		"$label: ids strictly increase within each session");
+	is(count_ids_not_increasing($node, $t, partition_by => 'sess'),
+		'0', "$label: ids strictly increase within each session");
 
 	# All per-session [first, last] clock intervals share a common stretch
 	# (the latest start comes before the earliest end).
-	my ($overlaps, $common) = split /\|/,
-	  $node->safe_psql(
-		'postgres', qq{
-		WITH s AS (SELECT sess, min(clk) AS lo, max(clk) AS hi FROM $t GROUP BY sess)
-		SELECT max(lo) < min(hi), min(hi) - max(lo) FROM s});
-	is($overlaps, 't', "$label: the sessions generated concurrently")
-	  or diag("common interval of all sessions: $common");
-	note("$label: time all $sessions sessions were generating at once: $common");
+	check_sessions_concurrent($node, $t, 'clk', $sessions, "$label: ");
 
 	# The sessions' ids interleave: no session's ids all lie before or after
 	# another's (ids of concurrent sessions share milliseconds).
-	is( $node->safe_psql(
-			'postgres', qq{
-			WITH s AS (SELECT sess, min($ord) AS lo, max($ord) AS hi FROM $t GROUP BY sess)
-			SELECT max(lo) < min(hi) FROM s}),
-		't',
-		"$label: the id ranges of all sessions overlap");
+	is(session_ranges_overlap($node, $t, $ord),
+		't', "$label: the id ranges of all sessions overlap");
 	return;
 }
 
@@ -282,18 +211,11 @@ $node->safe_psql(
 $node->safe_psql('postgres',
 	"CREATE UNLOGGED TABLE burst AS SELECT * FROM burst_d($burst)");
 
-is( $node->safe_psql(
-		'postgres', q{SELECT count(*) || '/' || count(DISTINCT id) FROM burst}),
-	"$burst/$burst",
-	"burst: $burst distinct ids");
+is(count_rows_distinct_ids($node, 'burst'),
+	"$burst/$burst", "burst: $burst distinct ids");
 
-is( $node->safe_psql(
-		'postgres', q{
-		SELECT count(*) FROM (
-			SELECT id, lag(id) OVER (ORDER BY seq) AS prev FROM burst) s
-		WHERE prev IS NOT NULL AND id <= prev}),
-	'0',
-	'burst: ids strictly increase in generation order');
+is(count_ids_not_increasing($node, 'burst'),
+	'0', 'burst: ids strictly increase in generation order');
 
 # Borrowing stops short of the present: no id carries the present
 # millisecond or a later one (the generator waited for the clock instead).
@@ -360,18 +282,11 @@ $node->safe_psql(
 		INSERT INTO burst128_run VALUES (v_t0, clock_timestamp());
 	END \$\$;});
 
-is( $node->safe_psql(
-		'postgres', 'SELECT count(*) || \'/\' || count(DISTINCT id) FROM burst128'),
-	"$burst128/$burst128",
-	"burst128: $burst128 distinct ids");
+is(count_rows_distinct_ids($node, 'burst128'),
+	"$burst128/$burst128", "burst128: $burst128 distinct ids");
 
-is( $node->safe_psql(
-		'postgres', q{
-		SELECT count(*) FROM (
-			SELECT id, lag(id) OVER (ORDER BY seq) AS prev FROM burst128) s
-		WHERE prev IS NOT NULL AND id <= prev}),
-	'0',
-	'burst128: ids strictly increase in generation order');
+is(count_ids_not_increasing($node, 'burst128'),
+	'0', 'burst128: ids strictly increase in generation order');
 
 is( $node->safe_psql(
 		'postgres', q{

@@ -14,8 +14,9 @@
 use strict;
 use warnings;
 
-use IPC::Run;
-use PostgreSQL::Test::Cluster;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdgenTest;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
@@ -23,13 +24,7 @@ my $sessions = 4;
 my $per_session = 200_000;
 my $total = $sessions * $per_session;
 
-my $node = PostgreSQL::Test::Cluster->new('flaxid_concurrency');
-$node->init;
-$node->append_conf('postgresql.conf', "shared_preload_libraries = 'idgen'");
-$node->append_conf('postgresql.conf', 'fsync = off');
-$node->start;
-
-$node->safe_psql('postgres', 'CREATE EXTENSION idgen');
+my $node = start_idgen_node('flaxid_concurrency', 'fsync = off');
 
 # t: the concurrent run, one unique index on the id column.  r: the two
 # backends of part 3, without a unique index (collisions are counted, not
@@ -91,40 +86,15 @@ sub run_concurrently
 {
 	my ($func, $clients, $n) = @_;
 
-	my $script_file = $node->basedir . "/$func.sql";
-	append_to_file($script_file, "SELECT $func(:client_id, $n);\n");
-
-	my $locker = $node->background_psql('postgres');
-	$locker->query_safe('SELECT pg_advisory_lock(8)');
-
-	my ($pgb_out, $pgb_err) = ('', '');
-	my $pgbench = IPC::Run::start(
-		[
-			'pgbench', '--no-vacuum',
-			'-h', $node->host, '-p', $node->port,
-			'-c', $clients, '-j', $clients, '-t', 1,
-			'-f', $script_file, 'postgres'
-		],
-		'>', \$pgb_out, '2>', \$pgb_err,
-		IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
-
-	ok( $node->poll_query_until(
-			'postgres', qq{
-			SELECT count(*) = $clients FROM pg_stat_activity
-			WHERE wait_event_type = 'Lock' AND wait_event = 'advisory'
-			  AND query LIKE 'SELECT $func(%'}),
-		"$func: all $clients sessions wait at the barrier");
-	$locker->query_safe('SELECT pg_advisory_unlock(8)');
-	$locker->quit;
-
-	my $pgbench_ok = $pgbench->finish;
-	ok($pgbench_ok, "$func: pgbench exit status is 0")
-	  or diag("pgbench stdout:\n$pgb_out\npgbench stderr:\n$pgb_err");
-	like(
-		$pgb_out,
-		qr{number of transactions actually processed: $clients/$clients},
-		"$func: every client completed its transaction");
-	unlike($pgb_err, qr{ERROR|FATAL|abort}i, "$func: pgbench reports no error");
+	run_pgbench_at_barrier(
+		$node,
+		clients => $clients,
+		script_file =>
+		  pgbench_script($node, "$func.sql", "SELECT $func(:client_id, $n);\n"),
+		key => 8,
+		query_prefix => "SELECT $func(",
+		label => "$func: ",
+		no_errors => 1);
 	return;
 }
 
@@ -133,53 +103,28 @@ sub run_concurrently
 # unique index on the id.
 #
 
-$node->safe_psql('postgres',
-	"INSERT INTO run_window VALUES ('start', clock_timestamp())");
+mark_run_window($node, 'start');
 run_concurrently('gen_t', $sessions, $per_session);
-$node->safe_psql('postgres',
-	"INSERT INTO run_window VALUES ('end', clock_timestamp())");
+mark_run_window($node, 'end');
 
-is( $node->safe_psql(
-		'postgres',
-		"SELECT count(*) || '/' || count(DISTINCT sess) || '/' || count(DISTINCT pid)
-		 FROM t"),
+is(count_rows_sessions_backends($node, 't'),
 	"$total/$sessions/$sessions",
 	"$total ids from $sessions sessions, each in its own backend");
 
-is( $node->safe_psql(
-		'postgres', qq{
-		SELECT count(*) FROM (
-			SELECT sess FROM t GROUP BY sess
-			HAVING count(*) <> $per_session
-			    OR count(DISTINCT seq) <> $per_session
-			    OR min(seq) <> 1 OR max(seq) <> $per_session) s}),
-	'0',
-	"each session inserted ids 1 .. $per_session");
+is(count_sessions_not_numbered($node, 't', $per_session),
+	'0', "each session inserted ids 1 .. $per_session");
 
-is($node->safe_psql('postgres', 'SELECT count(*) - count(DISTINCT id) FROM t'),
-	'0', 'no duplicate ids across sessions');
+is(count_duplicate_ids($node, 't'), '0', 'no duplicate ids across sessions');
 
-is( $node->safe_psql(
-		'postgres', q{
-		SELECT count(*) FROM (
-			SELECT id, lag(id) OVER (PARTITION BY sess ORDER BY seq) AS prev
-			FROM t) s
-		WHERE prev IS NOT NULL AND id <= prev}),
-	'0',
-	'ids strictly increase within each session');
+is(count_ids_not_increasing($node, 't', partition_by => 'sess'),
+	'0', 'ids strictly increase within each session');
 
 # The generator truncates the clock to the millisecond; clock_timestamp()
 # has microseconds.  A millisecond holds millions of ids (random increments
 # are far smaller than the random field), so no id borrows a millisecond
 # past the end of the run.
-is( $node->safe_psql(
-		'postgres', q{
-		SELECT count(*) FROM t
-		WHERE flaxid_timestamp(id) < (SELECT date_trunc('milliseconds', ts)
-		                              FROM run_window WHERE what = 'start')
-		   OR flaxid_timestamp(id) > (SELECT ts FROM run_window WHERE what = 'end')}),
-	'0',
-	'every timestamp lies within the wall-clock window of the run');
+is(count_outside_run_window($node, 't', 'flaxid_timestamp(id)'),
+	'0', 'every timestamp lies within the wall-clock window of the run');
 note(
 	'run window ',
 	$node->safe_psql(
@@ -193,24 +138,11 @@ note(
 # The sessions really ran at the same time: all per-session [first, last]
 # intervals share a common stretch of time (the latest start comes before
 # the earliest end).
-my ($overlaps, $common) = split /\|/,
-  $node->safe_psql(
-	'postgres', q{
-	WITH s AS (
-		SELECT sess, min(flaxid_timestamp(id)) AS lo, max(flaxid_timestamp(id)) AS hi
-		FROM t GROUP BY sess)
-	SELECT max(lo) < min(hi), min(hi) - max(lo) FROM s});
-is($overlaps, 't', 'the sessions generated concurrently')
-  or diag("common interval of all sessions: $common");
-note("time all $sessions sessions were generating at once: $common");
+check_sessions_concurrent($node, 't', 'flaxid_timestamp(id)', $sessions, '');
 
 # and their ids interleave: no session's ids all lie before or after another's
-is( $node->safe_psql(
-		'postgres', q{
-		WITH s AS (SELECT sess, min(id) AS lo, max(id) AS hi FROM t GROUP BY sess)
-		SELECT max(lo) < min(hi) FROM s}),
-	't',
-	'the id ranges of all sessions overlap');
+is(session_ranges_overlap($node, 't', 'id'),
+	't', 'the id ranges of all sessions overlap');
 
 #
 # 2. Text order equals binary order for the ids of the concurrent run: the
@@ -260,21 +192,12 @@ is( $node->safe_psql(
 my $r_per_session = 1000;
 run_concurrently('gen_r', 2, $r_per_session);
 
-is( $node->safe_psql(
-		'postgres',
-		"SELECT count(*) || '/' || count(DISTINCT sess) || '/' || count(DISTINCT pid)
-		 FROM r"),
+is(count_rows_sessions_backends($node, 'r'),
 	2 * $r_per_session . '/2/2',
 	"2 sessions of $r_per_session ids, each in its own backend");
 
-is( $node->safe_psql(
-		'postgres', q{
-		SELECT count(*) FROM (
-			SELECT id, lag(id) OVER (PARTITION BY sess ORDER BY seq) AS prev
-			FROM r) s
-		WHERE prev IS NOT NULL AND id <= prev}),
-	'0',
-	'2 sessions: ids strictly increase within each session');
+is(count_ids_not_increasing($node, 'r', partition_by => 'sess'),
+	'0', '2 sessions: ids strictly increase within each session');
 
 is( $node->safe_psql(
 		'postgres', q{

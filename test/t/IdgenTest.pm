@@ -1,0 +1,456 @@
+# Scaffolding shared by idgen's TAP tests (test/t/*.pl): a node with idgen
+# preloaded, pgbench clients held at a barrier until all of them wait, the
+# queries several tests ask of a table of generated ids, and a few polls.
+#
+# A test uses it from its own directory:
+#
+#   use FindBin;
+#   use lib $FindBin::RealBin;
+#   use IdgenTest;
+#
+# Only the check_* functions, wait_at_barrier(), run_pgbench_at_barrier()
+# and crash_restart() make assertions (their test names may start with a
+# label the caller gives); the count_* and other query helpers return the
+# query's result and leave the assertion to the test, so that a test still
+# reads on its own.
+
+package IdgenTest;
+
+use strict;
+use warnings;
+
+use Exporter 'import';
+use IPC::Run;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+our @EXPORT = qw(
+  init_idgen_node
+  start_idgen_node
+  psql_verbose
+  pgbench_script
+  hold_barrier
+  hold_advisory_barrier
+  wait_at_barrier
+  release_barrier
+  start_pgbench
+  finish_pgbench
+  check_pgbench
+  run_pgbench_at_barrier
+  gen_function_sql
+  mark_run_window
+  count_outside_run_window
+  count_rows_sessions_backends
+  count_rows_distinct_ids
+  count_sessions_not_numbered
+  count_duplicate_ids
+  count_ids_not_increasing
+  check_sessions_concurrent
+  session_ranges_overlap
+  wait_for_extension_wait
+  seconds_between
+  crash_restart
+);
+
+#
+# Nodes
+#
+
+# init_idgen_node($name, @conf): a new, initialised node, not started, with
+# shared_preload_libraries = 'idgen' and the lines @conf in postgresql.conf.
+sub init_idgen_node
+{
+	my ($name, @conf) = @_;
+	my $node = PostgreSQL::Test::Cluster->new($name);
+	$node->init;
+	$node->append_conf('postgresql.conf',
+		join("\n", "shared_preload_libraries = 'idgen'", @conf));
+	return $node;
+}
+
+# start_idgen_node($name, @conf): as init_idgen_node, then started, with the
+# extension created in database postgres.
+sub start_idgen_node
+{
+	my ($name, @conf) = @_;
+	my $node = init_idgen_node($name, @conf);
+	$node->start;
+	$node->safe_psql('postgres', 'CREATE EXTENSION idgen');
+	return $node;
+}
+
+# psql_verbose($node, $sql, %params): runs $sql in a new psql with verbose
+# errors (so the SQLSTATE and the HINT are printed); returns psql's exit
+# status and stderr.  %params go to $node->psql (e.g. connstr).
+sub psql_verbose
+{
+	my ($node, $sql, %params) = @_;
+	my ($ret, $out, $err) =
+	  $node->psql('postgres', "\\set VERBOSITY verbose\n$sql", %params);
+	return ($ret, $err);
+}
+
+#
+# pgbench clients at a barrier
+#
+# A barrier makes the clients' backends really work at the same time: a
+# session of its own holds a lock, every client's script blocks on it before
+# doing anything, and the lock is released once pg_stat_activity shows all
+# the clients waiting.  pgbench connects every client before any runs its
+# script.
+#
+
+# pgbench_script($node, $name, $sql): writes $sql to the file $name in the
+# node's base directory; returns the file's path.
+sub pgbench_script
+{
+	my ($node, $name, $sql) = @_;
+	my $file = $node->basedir . "/$name";
+	append_to_file($file, $sql);
+	return $file;
+}
+
+# hold_barrier($node, lock => $sql, unlock => $sql, waiting => $predicate):
+# a background psql session runs the lock statement(s) and holds the lock
+# until release_barrier() runs the unlock statement(s).  $predicate, over
+# pg_stat_activity, tells a backend that waits at the barrier.
+sub hold_barrier
+{
+	my ($node, %barrier) = @_;
+	$barrier{session} = $node->background_psql('postgres');
+	$barrier{session}->query_safe($barrier{lock});
+	return \%barrier;
+}
+
+# hold_advisory_barrier($node, $key): a barrier on the advisory lock $key,
+# held exclusively.  The clients pass it with
+#   PERFORM pg_advisory_lock_shared($key);
+#   PERFORM pg_advisory_unlock_shared($key);
+sub hold_advisory_barrier
+{
+	my ($node, $key) = @_;
+	return hold_barrier(
+		$node,
+		lock => "SELECT pg_advisory_lock($key)",
+		unlock => "SELECT pg_advisory_unlock($key)",
+		waiting => "wait_event_type = 'Lock' AND wait_event = 'advisory'");
+}
+
+# wait_at_barrier($node, $barrier, $clients, $query_prefix, $test_name):
+# checks that exactly $clients backends, whose query starts with
+# $query_prefix, come to wait at the barrier (polling until they do).
+sub wait_at_barrier
+{
+	my ($node, $barrier, $clients, $query_prefix, $test_name) = @_;
+	return ok(
+		$node->poll_query_until(
+			'postgres', qq{
+			SELECT count(*) = $clients FROM pg_stat_activity
+			WHERE $barrier->{waiting}
+			  AND query LIKE '$query_prefix%'}),
+		$test_name);
+}
+
+# release_barrier($barrier): releases the lock and ends the session.
+sub release_barrier
+{
+	my ($barrier) = @_;
+	$barrier->{session}->query_safe($barrier->{unlock});
+	$barrier->{session}->quit;
+	return;
+}
+
+# start_pgbench($node, $clients, $script_file): starts pgbench in the
+# background with $clients clients, one thread each, each running
+# $script_file once in a backend of its own; returns a handle for
+# finish_pgbench() and check_pgbench().
+sub start_pgbench
+{
+	my ($node, $clients, $script_file) = @_;
+	my $run = { clients => $clients, out => '', err => '' };
+	$run->{harness} = IPC::Run::start(
+		[
+			'pgbench', '--no-vacuum',
+			'-h', $node->host, '-p', $node->port,
+			'-c', $clients, '-j', $clients, '-t', 1,
+			'-f', $script_file, 'postgres'
+		],
+		'>', \$run->{out}, '2>', \$run->{err},
+		IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
+	return $run;
+}
+
+# finish_pgbench($run): waits for pgbench to end; returns whether it exited
+# with status 0.  (check_pgbench() calls it if the test has not.)
+sub finish_pgbench
+{
+	my ($run) = @_;
+	$run->{ok} = $run->{harness}->finish unless exists $run->{ok};
+	return $run->{ok};
+}
+
+# check_pgbench($run, $label, no_errors => 1): checks that pgbench exited
+# with status 0 and every client completed its transaction, and with
+# no_errors, that its stderr has no ERROR, FATAL or abort.  Test names start
+# with $label ('' or e.g. 'gen_t: ').
+sub check_pgbench
+{
+	my ($run, $label, %opt) = @_;
+	my $clients = $run->{clients};
+	ok(finish_pgbench($run), "${label}pgbench exit status is 0")
+	  or diag("pgbench stdout:\n$run->{out}\npgbench stderr:\n$run->{err}");
+	like(
+		$run->{out},
+		qr{number of transactions actually processed: $clients/$clients},
+		"${label}every client completed its transaction");
+	unlike($run->{err}, qr{ERROR|FATAL|abort}i, "${label}pgbench reports no error")
+	  if $opt{no_errors};
+	return;
+}
+
+# run_pgbench_at_barrier($node, %args): the whole round, with an advisory
+# lock barrier: holds the barrier, starts pgbench, checks that all clients
+# wait at the barrier, releases it and checks pgbench's result (all with
+# test names starting with $args{label}, '' by default).
+#   clients       number of pgbench clients
+#   script_file   the script every client runs once
+#   key           the advisory lock key of the barrier
+#   query_prefix  how the clients' query starts (e.g. 'SELECT gen(')
+#   label         prefix of the test names
+#   no_errors     also check that pgbench reports no error
+sub run_pgbench_at_barrier
+{
+	my ($node, %args) = @_;
+	my $clients = $args{clients};
+	my $label = $args{label} // '';
+
+	my $barrier = hold_advisory_barrier($node, $args{key});
+	my $run = start_pgbench($node, $clients, $args{script_file});
+	wait_at_barrier($node, $barrier, $clients, $args{query_prefix},
+		"${label}all $clients sessions wait at the barrier");
+	release_barrier($barrier);
+	check_pgbench($run, $label, no_errors => $args{no_errors});
+	return;
+}
+
+# gen_function_sql(%f): the SQL that creates a plpgsql function
+# $f{name}(p_sess int, p_n int) for pgbench clients.  It passes the advisory
+# lock barrier $f{barrier}, then generates p_n ids of type $f{type} one at a
+# time with the expression $f{generate}, and inserts each, with the
+# clock_timestamp() read right after it (a plpgsql loop evaluates the two in
+# this order for sure), into the table $f{table} (sess int, seq int, pid int,
+# id $f{type}, clk timestamptz) as (p_sess, its number, the backend's pid,
+# id, clock).
+sub gen_function_sql
+{
+	my (%f) = @_;
+	return qq{
+	CREATE FUNCTION $f{name}(p_sess int, p_n int) RETURNS void
+	LANGUAGE plpgsql AS \$\$
+	DECLARE
+		v_id $f{type};
+		v_clk timestamptz;
+	BEGIN
+		PERFORM pg_advisory_lock_shared($f{barrier});	-- the barrier
+		PERFORM pg_advisory_unlock_shared($f{barrier});
+		FOR i IN 1 .. p_n LOOP
+			v_id := $f{generate};
+			v_clk := clock_timestamp();
+			INSERT INTO $f{table} VALUES (p_sess, i, pg_backend_pid(), v_id, v_clk);
+		END LOOP;
+	END \$\$;
+};
+}
+
+#
+# The wall-clock window of a run
+#
+# The test creates the table
+#   run_window (what text PRIMARY KEY, ts timestamptz NOT NULL)
+# and marks the run's 'start' before and its 'end' after it.
+#
+
+# mark_run_window($node, $what): records the server's clock_timestamp() as
+# $what ('start' or 'end') in run_window.
+sub mark_run_window
+{
+	my ($node, $what) = @_;
+	$node->safe_psql('postgres',
+		"INSERT INTO run_window VALUES ('$what', clock_timestamp())");
+	return;
+}
+
+# count_outside_run_window($node, $from, $time): how many rows' timestamp
+# expression $time lies outside the run window.  The generators truncate the
+# clock to the millisecond, clock_timestamp() has microseconds: the window
+# starts at the start truncated to the millisecond.
+sub count_outside_run_window
+{
+	my ($node, $from, $time) = @_;
+	return $node->safe_psql(
+		'postgres', qq{
+		SELECT count(*) FROM $from
+		WHERE $time < (SELECT date_trunc('milliseconds', ts)
+		               FROM run_window WHERE what = 'start')
+		   OR $time > (SELECT ts FROM run_window WHERE what = 'end')});
+}
+
+#
+# Queries about a table of generated ids
+#
+# $from is a table, or a table with a WHERE clause ("r WHERE sess < 3"); the
+# table has the columns id, and where a function says so, sess (the session
+# or client), seq (the generation order within the session) and pid (the
+# backend).
+#
+
+# count_rows_sessions_backends($node, $from): "rows/sessions/backends".
+sub count_rows_sessions_backends
+{
+	my ($node, $from) = @_;
+	return $node->safe_psql('postgres',
+		"SELECT count(*) || '/' || count(DISTINCT sess) || '/' || count(DISTINCT pid)
+		 FROM $from");
+}
+
+# count_rows_distinct_ids($node, $from): "rows/distinct ids".
+sub count_rows_distinct_ids
+{
+	my ($node, $from) = @_;
+	return $node->safe_psql('postgres',
+		"SELECT count(*) || '/' || count(DISTINCT id) FROM $from");
+}
+
+# count_sessions_not_numbered($node, $from, $n): how many sessions do not
+# have exactly $n rows, numbered (seq) 1 .. $n.
+sub count_sessions_not_numbered
+{
+	my ($node, $from, $n) = @_;
+	return $node->safe_psql(
+		'postgres', qq{
+		SELECT count(*) FROM (
+			SELECT sess FROM $from GROUP BY sess
+			HAVING count(*) <> $n
+			    OR count(DISTINCT seq) <> $n
+			    OR min(seq) <> 1 OR max(seq) <> $n) s});
+}
+
+# count_duplicate_ids($node, $from): how many rows repeat an id of another.
+sub count_duplicate_ids
+{
+	my ($node, $from) = @_;
+	return $node->safe_psql('postgres',
+		"SELECT count(*) - count(DISTINCT id) FROM $from");
+}
+
+# count_ids_not_increasing($node, $from, partition_by => $column): how many
+# ids, in seq order, are not greater than the id before them (within each
+# $column, e.g. sess, if given; across all rows otherwise).
+sub count_ids_not_increasing
+{
+	my ($node, $from, %opt) = @_;
+	my $partition =
+	  defined $opt{partition_by} ? "PARTITION BY $opt{partition_by} " : '';
+	return $node->safe_psql(
+		'postgres', qq{
+		SELECT count(*) FROM (
+			SELECT id, lag(id) OVER (${partition}ORDER BY seq) AS prev
+			FROM $from) s
+		WHERE prev IS NOT NULL AND id <= prev});
+}
+
+# check_sessions_concurrent($node, $from, $time, $sessions, $label): checks
+# that the $sessions sessions really ran at the same time: their per-session
+# [first, last] intervals of the timestamp expression $time all share a
+# common stretch (the latest start comes before the earliest end), and notes
+# how long it was.  Test names start with $label ('' or e.g. 'distid: ').
+sub check_sessions_concurrent
+{
+	my ($node, $from, $time, $sessions, $label) = @_;
+	my ($overlaps, $common) = split /\|/,
+	  $node->safe_psql(
+		'postgres', qq{
+		WITH s AS (SELECT sess, min($time) AS lo, max($time) AS hi
+		           FROM $from GROUP BY sess)
+		SELECT max(lo) < min(hi), min(hi) - max(lo) FROM s});
+	is($overlaps, 't', "${label}the sessions generated concurrently")
+	  or diag("common interval of all sessions: $common");
+	note("${label}time all $sessions sessions were generating at once: $common");
+	return;
+}
+
+# session_ranges_overlap($node, $from, $ord): whether the per-session
+# [min, max] ranges of $ord (id, or an expression that min() and max() order
+# as the ids) all overlap: no session's ids all lie before or after
+# another's.  't' or 'f'.
+sub session_ranges_overlap
+{
+	my ($node, $from, $ord) = @_;
+	return $node->safe_psql(
+		'postgres', qq{
+		WITH s AS (SELECT sess, min($ord) AS lo, max($ord) AS hi FROM $from GROUP BY sess)
+		SELECT max(lo) < min(hi) FROM s});
+}
+
+#
+# Polls
+#
+
+# wait_for_extension_wait($node, $pid): polls until backend $pid runs a
+# query and waits in an extension's wait event (idgen waiting for the
+# clock); returns whether it came to that.
+sub wait_for_extension_wait
+{
+	my ($node, $pid) = @_;
+	return $node->poll_query_until(
+		'postgres', qq{
+		SELECT wait_event_type = 'Extension' AND state = 'active'
+		FROM pg_stat_activity WHERE pid = $pid});
+}
+
+# seconds_between($node, $from, $to): the seconds from timestamp $from to
+# timestamp $to (the server's reading of both), or 999 (which fails any
+# "promptly") if $to is undef, i.e. was never read.
+sub seconds_between
+{
+	my ($node, $from, $to) = @_;
+	return 999 unless defined $to;
+	return $node->safe_psql('postgres',
+		"SELECT extract(epoch FROM '$to'::timestamptz - '$from'::timestamptz)");
+}
+
+# crash_restart($node): a crash restart (the node needs
+# restart_after_crash = on): a backend is killed with SIGKILL, and the
+# postmaster kills the others and sets up shared memory again.  Checks that
+# the backend to kill runs, that the signal is sent and that the server
+# accepts connections again.
+sub crash_restart
+{
+	my ($node) = @_;
+	my ($crash_out, $crash_err) = ('', '');
+	my $victim = IPC::Run::start(
+		[
+			'psql', '-XAtq', '-d', $node->connstr('postgres'),
+			'-c', 'SELECT pg_sleep(100)'
+		],
+		'>', \$crash_out, '2>', \$crash_err,
+		IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
+	ok( $node->poll_query_until(
+			'postgres', q{
+			SELECT count(*) = 1 FROM pg_stat_activity
+			WHERE query = 'SELECT pg_sleep(100)'}),
+		'a backend to kill is running');
+	my $victim_pid = $node->safe_psql('postgres',
+		q{SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(100)'});
+	my $log_offset = -s $node->logfile;
+	ok(kill('KILL', $victim_pid), 'SIGKILL to that backend');
+	$victim->finish;
+	$node->wait_for_log(qr/all server processes terminated; reinitializing/,
+		$log_offset);
+	ok($node->poll_query_until('postgres', 'SELECT 1', '1'),
+		'the server accepts connections after the crash restart');
+	return;
+}
+
+1;
