@@ -96,10 +96,11 @@ sqlq() { # text quoted for a SQL string literal, without the quotes
 BENCH_KEY="'\x93b7c10c97106a6d3686c07268e58f78fd82a9e0de197beb3d490401006d0057'::bytea"
 GEN_LABELS=("bare loop" "gen_random_uuid()" "iuid_generate(1, 1)" "nextval('bench_seq')" "distid128_generate()"
 	"public_id(g::bigint, key)" "public_id(g::bigint), key from the setting"
-	"pgcrypto encrypt(block, key, 'aes-ecb/pad:none')")
+	"pgcrypto encrypt(block, key, 'aes-ecb/pad:none')" "flaxid_generate()")
 GEN_EXPRS=("g" "gen_random_uuid()" "iuid_generate(1, 1)" "nextval('bench_seq')" "distid128_generate()"
 	"public_id(g::bigint, $BENCH_KEY)" "public_id(g::bigint)"
-	"encrypt('\\x0000000000000000'::bytea || int8send(g::bigint), $BENCH_KEY, 'aes-ecb/pad:none')")
+	"encrypt('\\x0000000000000000'::bytea || int8send(g::bigint), $BENCH_KEY, 'aes-ecb/pad:none')"
+	"flaxid_generate()")
 ngen=${#GEN_EXPRS[@]}
 # report positions (ord) of distid_generate()'s rows
 ORD_BURST_LOOP=$ngen
@@ -307,6 +308,7 @@ gen_field() { # gen_field ORD FIELD(7 = ns/id net, 8 = ratio)
 IUID_RATIO=$(gen_field 2 8)
 D128_NS=$(gen_field 4 7); D128_RATIO=$(gen_field 4 8)
 PUB_NS=$(gen_field 5 7); PUB_GUC_NS=$(gen_field 6 7); PGCRYPTO_NS=$(gen_field 7 7)
+FLAX_NS=$(gen_field 8 7); FLAX_RATIO=$(gen_field 8 8)
 BURST_NS=$(gen_field "$ORD_BURST" 7); BURST_RATIO=$(gen_field "$ORD_BURST" 8)
 
 HEADROOM=$(bench_psql -c "SELECT round(min(ms) FILTER (WHERE kind = 'burst')::numeric), round(max(ms) FILTER (WHERE kind = 'sustained')::numeric, 1) FROM bench_headroom")
@@ -453,6 +455,7 @@ pass() { # pass CONDITION-as-awk-expression
 	echo "- iuid primary key leaf density at least 88%: measured ${IUID_DENSITY}% — $(pass "$IUID_DENSITY >= 88")"
 	echo "- (info) distid_generate within its burst: ${BURST_NS} ns/id, ${BURST_RATIO}x cheaper than gen_random_uuid(); sustained ${SUST_RATE_AFTER} ids/ms beyond the burst (reference: ~$DISTID_PER_MS)"
 	echo "- (info) distid128_generate: ${D128_NS} ns/id, ${D128_RATIO}x cheaper than gen_random_uuid()"
+	echo "- (info) flaxid_generate: ${FLAX_NS} ns/id, ${FLAX_RATIO}x cheaper than gen_random_uuid()"
 	echo "- (info) public_id: ${PUB_NS} ns/call with the key as argument, ${PUB_GUC_NS} ns with the key from the setting; pgcrypto encrypt() of the same block ${PGCRYPTO_NS} ns ($(awk "BEGIN { printf \"%.1f\", $PGCRYPTO_NS / $PUB_NS }")x)"
 	echo "- (info) distid primary key leaf density $(ins_field distid 7)% (index $(ins_field distid 9)); as numeric $(ins_field numeric 7)% (index $(ins_field numeric 9)); distid128 $(ins_field distid128 7)%"
 	echo "- (info) numeric instead of distid: sort $(q_field 0 5), CREATE INDEX $(q_field 1 5), index-only range count $(q_field 2 5) the time"
