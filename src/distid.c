@@ -70,18 +70,6 @@ distid_datum(idg_u128 v)
 	return PointerGetDatum(result);
 }
 
-/* the first byte outside ASCII, or -1: decoders are ASCII-only */
-static int
-first_non_ascii(const char *s)
-{
-	const char *p;
-
-	for (p = s; *p; p++)
-		if (IS_HIGHBIT_SET(*p))
-			return (int) (p - s);
-	return -1;
-}
-
 /*
  * 22P02 for a malformed encoded id; what names the encoding, range_detail
  * says what RANGE means for it.
@@ -108,11 +96,7 @@ parse_error(const char *what, const char *input, distid_parse_status st, size_t 
 #define DECODE_TEXT(what, input, want, range_detail, call) \
 	do { \
 		size_t		off_; \
-		distid_parse_status st_; \
-		int			bad_ = first_non_ascii(input); \
-		if (bad_ >= 0) \
-			parse_error(what, input, DISTID_PARSE_BAD_CHAR, (size_t) bad_, want, range_detail); \
-		st_ = (call); \
+		distid_parse_status st_ = (call); \
 		if (st_ != DISTID_PARSE_OK) \
 			parse_error(what, input, st_, off_, want, range_detail); \
 	} while (0)

@@ -34,14 +34,22 @@ hex_value(char c)
 	return -1;
 }
 
-/* checks the length exactly; LENGTH carries the length found */
+/*
+ * Checks the length exactly; LENGTH carries the length found.  The encodings
+ * are ASCII, so a byte outside it is a bad character, named before any
+ * length (counting bytes would misreport a multibyte character).
+ */
 static distid_parse_status
 check_length(const char *s, size_t want, size_t *offset)
 {
 	size_t		n = 0;
 
-	while (s[n] != '\0')
-		n++;
+	for (; s[n] != '\0'; n++)
+		if ((unsigned char) s[n] >= 0x80)
+		{
+			*offset = n;
+			return DISTID_PARSE_BAD_CHAR;
+		}
 	if (n == 0)
 	{
 		*offset = 0;

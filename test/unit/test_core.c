@@ -836,6 +836,9 @@ test_distid_parse_errors(void **state)
 	/* the low block above 2^64-1 (the reference wraps it; we refuse) */
 	assert_int_equal(distid_from_alphanumeric("00000zzzzzzzzzzz", &v, &off), DISTID_PARSE_BLOCK_RANGE);
 	assert_int_equal(distid_from_alphanumeric("", &v, &off), DISTID_PARSE_EMPTY);
+	/* 16 characters, 17 bytes: the multibyte one is named, not the length */
+	assert_int_equal(distid_from_alphanumeric("3zfAkCP7ZtzfeQY\xc3\xa9", &v, &off), DISTID_PARSE_BAD_CHAR);
+	assert_int_equal(off, 15);
 
 	assert_int_equal(distid_from_hex("000384a786907db2ad82883dc7", &v, &off), DISTID_PARSE_OK);
 	assert_true(v == (((idg_u128) UINT64_C(0x000384A786) << 64) | UINT64_C(0x907DB2AD82883DC7)));
