@@ -1,19 +1,37 @@
 #!/usr/bin/env bash
-# Every test: core unit tests (cmocka), a bounded fuzz run of the core
-# (libFuzzer), pg_regress against a scratch cluster, and the TAP tests
-# (PostgreSQL::Test::Cluster).  Ends with one line "idgen: N passed, M failed".
+# Every test: core unit tests (cmocka) and a bounded fuzz run of the core
+# (libFuzzer) once, since the core does not depend on PostgreSQL; then, for
+# every PostgreSQL major in IDGEN_PG_VERSIONS (default: all supported), the
+# extension built with -Werror, its exported symbols, pg_regress against a
+# scratch cluster and the TAP tests (PostgreSQL::Test::Cluster).
+# Ends with one line "idgen: N passed, M failed".
+#
+#   IDGEN_PG_VERSIONS=15 bash tools/test.sh      only against PostgreSQL 15
+#
+# A new suite is a function run_<name> that calls `record`, added to
+# ONCE_SUITES or VERSION_SUITES below.  A version suite finds the build in
+# $IDGEN_BUILD, the installed tree in $PG_BIN/$PGXS_DIR and its own scratch
+# space in $IDGEN_WORK (per major); it starts and stops any cluster it needs.
 source "$(dirname "$0")/lib.sh"
+
+ONCE_SUITES=(unit fuzz)
+VERSION_SUITES=(symbols regress tap)
 
 PASSED=0
 FAILED=0
 FAILED_SUITES=()
+SUMMARY=()
+# the PostgreSQL major the running suite tests, as a prefix of its name
+SUITE_PREFIX=
 
 # record SUITE PASSED FAILED
 record() {
+	local name=$SUITE_PREFIX$1
 	PASSED=$((PASSED + $2))
 	FAILED=$((FAILED + $3))
-	[ "$3" -eq 0 ] || FAILED_SUITES+=("$1")
-	say "$1: $2 passed, $3 failed"
+	[ "$3" -eq 0 ] || FAILED_SUITES+=("$name")
+	SUMMARY+=("$name: $2 passed, $3 failed")
+	say "$name: $2 passed, $3 failed"
 }
 
 run_unit() {
@@ -36,19 +54,6 @@ run_fuzz() {
 		tail -n 40 "$log"
 		record fuzz 0 1
 	fi
-}
-
-run_regress() {
-	local out=$IDGEN_WORK/regress p f
-	mkdir -p "$out"
-	if make -s -C "$IDGEN_BUILD" PG_CONFIG="$PG_CONFIG" installcheck \
-		EXTRA_REGRESS_OPTS="--outputdir=$out" >"$out/make.log" 2>&1; then :; fi
-	cat "$out/make.log"
-	[ -f "$out/regression.diffs" ] && cat "$out/regression.diffs"
-	p=$(grep -cE '^(ok|test) .* ok( |$)|^ok [0-9]+ ' "$out/make.log" || true)
-	f=$(grep -cE 'FAILED|failed \(' "$out/make.log" || true)
-	[ "$p" -gt 0 ] || [ "$f" -gt 0 ] || f=1
-	record regress "$p" "$f"
 }
 
 run_tap() {
@@ -74,20 +79,94 @@ run_tap() {
 	record tap $((p - f)) "$f"
 }
 
+# Only what PostgreSQL must find is exported: the SQL-callable functions
+# (each has its pg_finfo_ record), _PG_init and the module magic.  Anything
+# else, loaded with RTLD_GLOBAL as PostgreSQL 15 does, could clash with
+# another library's symbol of the same name.
+run_symbols() {
+	local so=$IDGEN_BUILD/idgen.so syms extra p f
+	syms=$(nm -D --defined-only "$so" | awk '$2 ~ /^[A-Z]$/ && $2 != "U" {print $3}' | sort)
+	extra=$(echo "$syms" | grep -vE '^(_PG_init|Pg_magic_func|pg_finfo_.+)$' |
+		while read -r s; do echo "$syms" | grep -qx "pg_finfo_$s" || echo "$s"; done)
+	p=$(echo "$syms" | grep -c '^pg_finfo_' || true)
+	f=0
+	if [ -n "$extra" ]; then
+		say "idgen.so exports symbols PostgreSQL does not need:" $extra
+		f=1
+	fi
+	echo "$syms" | grep -qx _PG_init || { say "idgen.so does not export _PG_init"; f=$((f + 1)); }
+	echo "$syms" | grep -qx Pg_magic_func || { say "idgen.so does not export Pg_magic_func"; f=$((f + 1)); }
+	[ "$p" -gt 0 ] || { say "idgen.so exports no SQL-callable function"; f=$((f + 1)); }
+	record symbols "$p" "$f"
+}
+
+# Build and install for the selected major, then its suites.  A build
+# failure counts once and skips the suites that need the build.
+run_version() {
+	local suite
+	say "building against PostgreSQL $PG_MAJOR with -Werror"
+	if ! idgen_build -Werror >"$IDGEN_WORK/build.log" 2>&1; then
+		cat "$IDGEN_WORK/build.log"
+		record build 0 1
+		return 0
+	fi
+	cat "$IDGEN_WORK/build.log"
+	record build 1 0
+	idgen_install
+	for suite in "${VERSION_SUITES[@]}"; do
+		say "PostgreSQL $PG_MAJOR: $suite"
+		"run_$suite"
+	done
+}
+
+run_regress() {
+	local out=$IDGEN_WORK/regress p f
+	mkdir -p "$out"
+	idgen_cluster_start
+	if make -s -C "$IDGEN_BUILD" PG_CONFIG="$PG_CONFIG" installcheck \
+		EXTRA_REGRESS_OPTS="--outputdir=$out" >"$out/make.log" 2>&1; then :; fi
+	idgen_cluster_stop
+	cat "$out/make.log"
+	[ -f "$out/regression.diffs" ] && cat "$out/regression.diffs"
+	p=$(grep -cE '^(ok|test) .* ok( |$)|^ok [0-9]+ ' "$out/make.log" || true)
+	f=$(grep -cE 'FAILED|failed \(' "$out/make.log" || true)
+	[ "$p" -gt 0 ] || [ "$f" -gt 0 ] || f=1
+	record regress "$p" "$f"
+}
+
 idgen_deps
 idgen_workdir
-say "building with -Werror"
-idgen_build -Werror
-run_unit
-run_fuzz
-idgen_install
-say "regression tests on a scratch cluster"
-idgen_cluster_start
-run_regress
-idgen_cluster_stop
-say "TAP tests"
-run_tap
+T0=$(date +%s)
+for v in $IDGEN_PG_VERSIONS; do
+	case " $IDGEN_PG_SUPPORTED " in
+	*" $v "*) ;;
+	*) say "IDGEN_PG_VERSIONS: PostgreSQL $v is not supported (supported: $IDGEN_PG_SUPPORTED)"; exit 2 ;;
+	esac
+done
 
+# the core does not depend on PostgreSQL: once, in a build of its own
+IDGEN_BUILD=$IDGEN_TOP/core
+idgen_copy_tree "$IDGEN_BUILD"
+for suite in "${ONCE_SUITES[@]}"; do
+	"run_$suite"
+done
+TIMES=("core: $(($(date +%s) - T0)) s")
+
+for v in $IDGEN_PG_VERSIONS; do
+	t=$(date +%s)
+	SUITE_PREFIX=
+	if ! idgen_pg_select "$v"; then
+		record "pg$v/server" 0 1
+		continue
+	fi
+	SUITE_PREFIX=pg$v/
+	run_version
+	TIMES+=("pg$v: $(($(date +%s) - t)) s")
+done
+
+say "results:"
+printf '  %s\n' "${SUMMARY[@]}" >&2
+say "times: ${TIMES[*]}"
 [ ${#FAILED_SUITES[@]} -eq 0 ] || say "failing suites: ${FAILED_SUITES[*]}"
 echo "idgen: $PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
