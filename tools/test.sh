@@ -128,9 +128,11 @@ run_regress() {
 	idgen_cluster_stop
 	cat "$out/make.log"
 	[ -f "$out/regression.diffs" ] && cat "$out/regression.diffs"
+	# pg_regress 15 prints "test name ... ok", 16 and later "ok 1 - name"
 	p=$(grep -cE '^(ok|test) .* ok( |$)|^ok [0-9]+ ' "$out/make.log" || true)
-	f=$(grep -cE 'FAILED|failed \(' "$out/make.log" || true)
+	f=$(grep -cE '^not ok [0-9]+ |\.\.\. FAILED|failed \(' "$out/make.log" || true)
 	[ "$p" -gt 0 ] || [ "$f" -gt 0 ] || f=1
+	[ "$f" -eq 0 ] || { echo "== server log"; tail -n 40 "$IDGEN_WORK/server.log"; }
 	record regress "$p" "$f"
 }
 
