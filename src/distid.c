@@ -75,8 +75,7 @@ distid_datum(idg_u128 v)
  * 22P02 for a malformed encoded id; what names the encoding, range_detail
  * says what RANGE means for it.
  */
-pg_attribute_noreturn()
-static void
+pg_noreturn static void
 parse_error(const char *what, const char *input, distid_parse_status st, size_t offset,
 			size_t want, const char *range_detail)
 {
@@ -170,8 +169,7 @@ distid_to_numeric(PG_FUNCTION_ARGS)
 							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
 }
 
-pg_attribute_noreturn()
-static void
+pg_noreturn static void
 numeric_out_of_range(const char *shown, const char *why)
 {
 	ereport(ERROR,

@@ -13,6 +13,15 @@
 #include "core/monotonic.h"
 
 /*
+ * PostgreSQL 18 replaced pg_attribute_noreturn(), written after the
+ * declarator, by pg_noreturn, written before the declaration; GCC accepts
+ * the attribute before the declaration too, so use 18's spelling everywhere.
+ */
+#ifndef pg_noreturn
+#define pg_noreturn pg_attribute_noreturn()
+#endif
+
+/*
  * Called by _PG_init: each piece defines its own settings and asks for its
  * own shared memory (shmem.h).
  */
@@ -34,7 +43,7 @@ typedef struct idgen_time_span
 } idgen_time_span;
 
 /* 22008 for a system clock outside the span */
-pg_attribute_noreturn() extern void idgen_clock_out_of_span(const idgen_time_span *span);
+pg_noreturn extern void idgen_clock_out_of_span(const idgen_time_span *span);
 
 /* floor of ts in the span's units since its epoch; 22008 outside the span */
 extern uint64 idgen_timestamp_to_units(TimestampTz ts, const idgen_time_span *span);

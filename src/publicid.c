@@ -20,6 +20,13 @@
 #include "utils/guc.h"
 #include "utils/uuid.h"
 
+/* pg_b64_decode() writes to a uint8 * from 18 on, to a char * before */
+#if PG_VERSION_NUM >= 180000
+#define B64_DST(p) (p)
+#else
+#define B64_DST(p) ((char *) (p))
+#endif
+
 typedef struct aes_key
 {
 	int			len;			/* 16, 24 or 32 */
@@ -48,6 +55,7 @@ static bool
 idgen_public_id_key_check(char **newval, void **extra, GucSource source)
 {
 	const char *s = *newval;
+	aes_key		key = {0};
 	aes_key    *k;
 	int			n;
 
@@ -55,31 +63,38 @@ idgen_public_id_key_check(char **newval, void **extra, GucSource source)
 		return true;			/* unset */
 
 	/* custom messages: PostgreSQL's default one would print the value */
-	/* GUC "extra" is released with free() */
-#if PG_VERSION_NUM >= 160000
-	k = guc_malloc(LOG, sizeof(aes_key));
-#else
-	k = malloc(sizeof(aes_key));
-#endif
-	if (k == NULL)
-		return false;
-	memset(k, 0, sizeof(aes_key));
-	if (pg_b64_dec_len(strlen(s)) > (int) sizeof(k->bytes) + 3 ||
-		(n = pg_b64_decode(s, strlen(s), (char *) k->bytes, sizeof(k->bytes))) < 0)
+	if (pg_b64_dec_len(strlen(s)) > (int) sizeof(key.bytes) + 3 ||
+		(n = pg_b64_decode(s, strlen(s), B64_DST(key.bytes), sizeof(key.bytes))) < 0)
 	{
-		free(k);
+		explicit_bzero(&key, sizeof(key));
 		GUC_check_errmsg("idgen.public_id_key must be a base64-encoded AES key");
 		GUC_check_errdetail("The value is not valid base64 of 16, 24 or 32 bytes.");
 		return false;
 	}
 	if (!key_length_ok(n))
 	{
-		free(k);
+		explicit_bzero(&key, sizeof(key));
 		GUC_check_errmsg("idgen.public_id_key must be a base64-encoded AES key");
 		GUC_check_errdetail("It decodes to %d bytes; an AES key has 16, 24 or 32.", n);
 		return false;
 	}
-	k->len = n;
+	key.len = n;
+
+	/*
+	 * GUC releases "extra" itself: with free() up to 15, with guc_free() from
+	 * 16 on, where it must come from guc_malloc().  Allocated only once the
+	 * key is good, so this function never has to release it.
+	 */
+#if PG_VERSION_NUM >= 160000
+	k = guc_malloc(LOG, sizeof(aes_key));
+#else
+	k = malloc(sizeof(aes_key));
+#endif
+	if (k != NULL)
+		*k = key;
+	explicit_bzero(&key, sizeof(key));
+	if (k == NULL)
+		return false;
 	*extra = k;
 	return true;
 }
@@ -121,8 +136,7 @@ cipher_for(int len)
 	return len == 16 ? EVP_aes_128_ecb() : len == 24 ? EVP_aes_192_ecb() : EVP_aes_256_ecb();
 }
 
-pg_attribute_noreturn()
-static void
+pg_noreturn static void
 openssl_failed(void)
 {
 	ereport(ERROR,
