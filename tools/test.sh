@@ -7,6 +7,7 @@
 # Ends with one line "idgen: N passed, M failed".
 #
 #   IDGEN_PG_VERSIONS=15 bash tools/test.sh      only against PostgreSQL 15
+#   IDGEN_SUITES="regress" bash tools/test.sh    only those suites (the build always)
 #
 # A new suite is a function run_<name> that calls `record`, added to
 # ONCE_SUITES or VERSION_SUITES below.  A version suite finds the build in
@@ -16,6 +17,11 @@ source "$(dirname "$0")/lib.sh"
 
 ONCE_SUITES=(unit fuzz)
 VERSION_SUITES=(symbols regress tap)
+
+# wanted SUITE: is it in IDGEN_SUITES (all when unset)?
+wanted() {
+	[ -z "${IDGEN_SUITES:-}" ] || [[ " $IDGEN_SUITES " == *" $1 "* ]]
+}
 
 PASSED=0
 FAILED=0
@@ -114,6 +120,7 @@ run_version() {
 	record build 1 0
 	idgen_install
 	for suite in "${VERSION_SUITES[@]}"; do
+		wanted "$suite" || continue
 		say "PostgreSQL $PG_MAJOR: $suite"
 		"run_$suite"
 	done
@@ -150,6 +157,7 @@ done
 IDGEN_BUILD=$IDGEN_TOP/core
 idgen_copy_tree "$IDGEN_BUILD"
 for suite in "${ONCE_SUITES[@]}"; do
+	wanted "$suite" || continue
 	"run_$suite"
 done
 TIMES=("core: $(($(date +%s) - T0)) s")
