@@ -244,7 +244,8 @@ base36id_in(PG_FUNCTION_ARGS)
 	b36_parse_status status = b36_parse(input, &v, &offset);
 
 	if (status != B36_PARSE_OK)
-		idgen_invalid_input("base36id", input, base36id_errdetail_parse(status, offset, input));
+		idgen_invalid_input(fcinfo->context, "base36id", input,
+							base36id_errdetail_parse(status, offset, input));
 	PG_RETURN_INT64(v);
 }
 
@@ -282,11 +283,11 @@ base36id_from_bigint(PG_FUNCTION_ARGS)
 	int64		v = PG_GETARG_INT64(0);
 
 	if (v < 0 || v > B36_MAX_VALUE)
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("value " INT64_FORMAT " is out of range for type base36id", v),
-				 errdetail("Valid values are from 0 (000000000) to " INT64_FORMAT " (ZZZZZZZZZ).",
-						   B36_MAX_VALUE)));
+		idgen_ereturn(fcinfo->context,
+					  (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					   errmsg("value " INT64_FORMAT " is out of range for type base36id", v),
+					   errdetail("Valid values are from 0 (000000000) to " INT64_FORMAT " (ZZZZZZZZZ).",
+								 B36_MAX_VALUE)));
 	PG_RETURN_INT64(v);
 }
 
