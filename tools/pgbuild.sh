@@ -19,7 +19,11 @@
 
 # Debian source package and the suite that carries it, per major
 declare -A IDGEN_PG_SUITE=([17]=trixie [18]=sid)
-IDGEN_PG_CACHE=${IDGEN_PG_CACHE:-/var/cache/idgen-pg}
+if [ "$(id -u)" -eq 0 ]; then
+	IDGEN_PG_CACHE=${IDGEN_PG_CACHE:-/var/cache/idgen-pg}
+else
+	IDGEN_PG_CACHE=${IDGEN_PG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/idgen-pg}
+fi
 # contrib modules installed next to the server
 IDGEN_PG_CONTRIB=(pgstattuple amcheck pageinspect pgcrypto pg_stat_statements)
 # what building a server from source needs, on top of tools/lib.sh's list
@@ -59,27 +63,40 @@ idgen_pg_fetch() {
 }
 
 # idgen_pg_build MAJOR: the cached server of MAJOR, built if missing.
-# Sets nothing; the tree is $IDGEN_PG_CACHE/MAJOR.
+# Sets nothing; the tree is $IDGEN_PG_CACHE/MAJOR.  Runs that need the same
+# major at the same time wait for one build (a lock per major).
 idgen_pg_build() {
-	local major=$1 prefix=$IDGEN_PG_CACHE/$1 src log t0 c
-	[ -f "$prefix/.idgen-built" ] && return 0
+	local major=$1 fd rc
+	[ -f "$IDGEN_PG_CACHE/$major/.idgen-built" ] && return 0
 	[ -n "${IDGEN_PG_SUITE[$major]:-}" ] || { echo "idgen: no source suite for PostgreSQL $major" >&2; return 1; }
+	mkdir -p "$IDGEN_PG_CACHE"
+	exec {fd}>"$IDGEN_PG_CACHE/.lock-$major"
+	flock "$fd"
+	rc=0
+	[ -f "$IDGEN_PG_CACHE/$major/.idgen-built" ] || idgen_pg_build_locked "$major" || rc=$?
+	exec {fd}>&-
+	return $rc
+}
+
+idgen_pg_build_locked() {
+	local major=$1 prefix=$IDGEN_PG_CACHE/$1 src log t0 c
 	t0=$(date +%s)
 	echo "idgen: building PostgreSQL $major from Debian's source package into $prefix (a few minutes, once)" >&2
 	rm -rf "$prefix" "$IDGEN_PG_CACHE/src-$major"
 	src=$IDGEN_PG_CACHE/src-$major
 	mkdir -p "$src"
-	idgen_pg_fetch "$major" "$src"
+	idgen_pg_fetch "$major" "$src" || return 1
 	src=$(find "$src" -mindepth 1 -maxdepth 1 -type d -name "postgresql-$major-*" | head -n 1)
 	[ -n "$src" ] || { echo "idgen: no unpacked source for PostgreSQL $major" >&2; return 1; }
 	log=$IDGEN_PG_CACHE/build-$major.log
-	{
+	(
 		cd "$src" &&
 			./configure --prefix="$prefix" --enable-tap-tests --with-openssl --without-icu &&
 			make -j2 &&
 			make install &&
-			for c in "${IDGEN_PG_CONTRIB[@]}"; do make -C "contrib/$c" install || exit 1; done
-	} >"$log" 2>&1 || { tail -n 60 "$log" >&2; echo "idgen: building PostgreSQL $major failed, log in $log" >&2; return 1; }
+			for c in "${IDGEN_PG_CONTRIB[@]}"; do make -C "contrib/$c" install || exit 1; done &&
+			make clean	# keep the source (core's code is a reference), not 200 MB of objects
+	) >"$log" 2>&1 || { tail -n 60 "$log" >&2; echo "idgen: building PostgreSQL $major failed, log in $log" >&2; return 1; }
 	# the servers run as an unprivileged user and read the tree
 	chmod -R a+rX "$prefix"
 	"$prefix/bin/pg_config" --version >"$prefix/.idgen-built"
