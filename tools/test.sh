@@ -63,7 +63,7 @@ run_fuzz() {
 }
 
 run_tap() {
-	local dir=$IDGEN_WORK/tap log p f
+	local dir=$IDGEN_WORK/tap log p f t
 	# the server user must be able to read the tests and write its logs
 	mkdir -p "$dir"
 	cp -r "$IDGEN_BUILD/test/t" "$dir/"
@@ -78,7 +78,8 @@ run_tap() {
 	f=$(sed -n 's/^Failed [0-9]*\/\([0-9]*\) subtests.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
 	if ! grep -q '^Result: PASS' "$log"; then
 		[ "$f" -gt 0 ] || f=1
-		for t in "$dir"/tmp_check/log/regress_log_*; do
+		# the logs are in tmp_check/log up to 15, in log from 16 on
+		for t in "$dir"/tmp_check/log/regress_log_* "$dir"/log/regress_log_*; do
 			[ -f "$t" ] && { echo "== $t"; tail -n 60 "$t"; }
 		done
 	fi
@@ -163,7 +164,7 @@ done
 TIMES=("core: $(($(date +%s) - T0)) s")
 
 for v in $IDGEN_PG_VERSIONS; do
-	t=$(date +%s)
+	t0=$(date +%s)
 	SUITE_PREFIX=
 	if ! idgen_pg_select "$v"; then
 		record "pg$v/server" 0 1
@@ -171,7 +172,7 @@ for v in $IDGEN_PG_VERSIONS; do
 	fi
 	SUITE_PREFIX=pg$v/
 	run_version
-	TIMES+=("pg$v: $(($(date +%s) - t)) s")
+	TIMES+=("pg$v: $(($(date +%s) - t0)) s")
 done
 
 say "results:"
