@@ -5,9 +5,21 @@
 -- index once per leading key.  15 and 17 have no skip support
 -- (expected/skipscan_1.out).
 --
+CREATE EXTENSION idgen;
+
+-- the skip support functions exist on every server; they are in the btree
+-- operator families only on 18, the first with the slot for them
+SELECT p.oid::regprocedure AS function,
+       EXISTS (SELECT 1 FROM pg_amproc ap WHERE ap.amproc = p.oid AND ap.amprocnum = 6)
+         AS in_family
+FROM pg_proc p
+JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass AND d.deptype = 'e'
+WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'idgen')
+  AND p.proname LIKE '%skipsupport'
+ORDER BY 1;
+
 SELECT current_setting('server_version_num')::int >= 180000 AS skip_scans \gset
 \if :skip_scans
-CREATE EXTENSION idgen;
 
 -- every btree operator class of the extension has skip support, and passes
 -- the access method's validation
@@ -76,10 +88,10 @@ SELECT * FROM pg_temp.skip_scan('flaxid', $$'---------------' || substr('-012345
 SELECT * FROM pg_temp.skip_scan('flaxid', $$'zzzzzzzzzzzzzzz' || substr('pqrstuvwxyz', i + 1, 1)$$);
 
 \x off
+\else
+\echo PostgreSQL before 18 has no B-tree skip support
+\endif
 
 SET client_min_messages = warning;
 DROP EXTENSION idgen CASCADE;
 RESET client_min_messages;
-\else
-\echo PostgreSQL before 18 has no B-tree skip support
-\endif
