@@ -320,6 +320,13 @@ distid_next(distid_gen *g, uint64_t now_ms, idg_rand64_fn rnd, void *ctx, idg_u1
  * DistributedId128Generator.CreateValues(): no leeway; on overflow within a
  * millisecond, sleep unless the clock went back by a second or more.
  */
+void
+distid128_pack(uint64_t ms, idg_u128 r75, uint8_t id[16])
+{
+	idg_store_be64(id, (ms << 16) | (UINT64_C(0x7) << 12) | (uint64_t) (r75 >> 63));
+	idg_store_be64(id + 8, (uint64_t) r75 & idg_mask(63));
+}
+
 distid_gen_status
 distid128_next(distid128_gen *g, uint64_t now_ms, idg_rand64_fn rnd, void *ctx, uint8_t id[16])
 {
@@ -333,7 +340,7 @@ distid128_next(distid128_gen *g, uint64_t now_ms, idg_rand64_fn rnd, void *ctx, 
 	{
 		uint64_t	inc = lo & idg_mask(DISTID128_INC_BITS);
 		idg_u128	prev = ((idg_u128) g->prev_hi << 64) | g->prev_lo;
-		idg_u128	max75 = ((idg_u128) 1 << 75) - 1;
+		idg_u128	max75 = ((idg_u128) 1 << DISTID128_RAND_BITS) - 1;
 
 		if (inc == 0)
 			inc = 1;
@@ -357,7 +364,6 @@ distid128_next(distid128_gen *g, uint64_t now_ms, idg_rand64_fn rnd, void *ctx, 
 	g->prev_lo = lo;
 
 write:
-	idg_store_be64(id, (ts << 16) | (UINT64_C(0x7) << 12) | (hi << 1) | (lo >> 63));
-	idg_store_be64(id + 8, lo & idg_mask(63));
+	distid128_pack(ts, ((idg_u128) hi << 64) | lo, id);
 	return DISTID_GEN_OK;
 }
