@@ -1170,6 +1170,36 @@ test_distid_gen_zero_random(void **state)
 	assert_true((uint64_t) (id & 0xFFFFFFFFFFFF) == 2 + (UINT64_C(1) << 41) - 1);
 }
 
+/*
+ * distid128_pack: SPEC's layout, vectors from test/vectors/time_bounds.py's
+ * formula (ts48 | 7 | top 12 of r75 | 0 | low 63 of r75).
+ */
+static void
+test_distid128_pack(void **state)
+{
+	/* 2023-07-24 17:59:43.916 UTC, ms since 1700 */
+	const uint64_t ms = UINT64_C(0x094954a8622c);
+	static const uint8_t least[16] = {
+		0x09, 0x49, 0x54, 0xa8, 0x62, 0x2c, 0x70, 0x00,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
+	static const uint8_t greatest[16] = {
+		0x09, 0x49, 0x54, 0xa8, 0x62, 0x2c, 0x7f, 0xff,
+		0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+	/* r75 = 2^74 | 2^63 | 5: its top bit and the bit that crosses bit 64 */
+	static const uint8_t mixed[16] = {
+		0x09, 0x49, 0x54, 0xa8, 0x62, 0x2c, 0x78, 0x01,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x05};
+	uint8_t		id[16];
+
+	(void) state;
+	distid128_pack(ms, 0, id);
+	assert_memory_equal(id, least, 16);
+	distid128_pack(ms, ((idg_u128) 1 << DISTID128_RAND_BITS) - 1, id);
+	assert_memory_equal(id, greatest, 16);
+	distid128_pack(ms, ((idg_u128) 1 << 74) | ((idg_u128) 1 << 63) | 5, id);
+	assert_memory_equal(id, mixed, 16);
+}
+
 static void
 test_distid128_gen(void **state)
 {
@@ -1405,6 +1435,7 @@ main(void)
 		cmocka_unit_test(test_distid_gen_sustained_rate),
 		cmocka_unit_test(test_distid_gen_rewind),
 		cmocka_unit_test(test_distid_gen_zero_random),
+		cmocka_unit_test(test_distid128_pack),
 		cmocka_unit_test(test_distid128_gen),
 		cmocka_unit_test(test_distid128_gen_overflow),
 		cmocka_unit_test(test_distid128_frac_orders_backends),
