@@ -250,6 +250,33 @@ is( $global->safe_psql(
 	'0',
 	'every row is in the partition of its month');
 
+#
+# Two upkeep runs for the same table at once take turns: the second waits
+# for the first's lock, then finds the partitions made and creates none.
+#
+my $extend = q{SELECT count(*) FROM idgen_create_partitions('public.orders',
+	date_trunc('month', now(), 'UTC'),
+	date_trunc('month', now(), 'UTC') + interval '6 months', interval '1 month')};
+my $first = $global->background_psql('postgres');
+$first->query_safe('BEGIN');
+is($first->query_safe($extend), '2', 'a run in an open transaction creates the 2 missing months');
+my $second = $global->background_psql('postgres', on_error_stop => 0);
+$second->query_until(qr/second-start/, "\\echo second-start\n$extend;\n");
+ok( $global->poll_query_until(
+		'postgres', q{
+		SELECT count(*) = 1 FROM pg_stat_activity
+		WHERE wait_event_type = 'Lock' AND query LIKE '%idgen_create_partitions%'}),
+	'a second run waits for the first');
+$first->query_safe('COMMIT');
+$first->quit;
+my $second_out = $second->query('SELECT 1');
+is($second->{stderr}, '', 'the second run ends without an error');
+like($second_out, qr/^0\n1$/, '... and creates nothing');
+$second->quit;
+is( $global->safe_psql(
+		'postgres', q{SELECT count(*) FROM pg_inherits WHERE inhparent = 'orders'::regclass}),
+	'6', 'the global table has 6 monthly partitions');
+
 $global->stop;
 $node{$_}->stop for @names;
 
