@@ -144,6 +144,29 @@ is( $router->safe_psql(
 	'0',
 	'an unknown id of a known country finds no row');
 
+# RUN ON needs an integer: an iuid itself is refused, its hash (core
+# uuid_hash of the same bytes) is accepted
+my ($ret, $err) = psql_verbose(
+	$router, q{
+	CREATE FUNCTION get_order_on_id(id iuid) RETURNS SETOF order_row
+	LANGUAGE plproxy AS $$ CLUSTER 'orders_cluster'; RUN ON id; $$;
+	SELECT * FROM get_order_on_id((SELECT id FROM placed LIMIT 1));});
+isnt($ret, 0, 'RUN ON an iuid is refused');
+like($err, qr/Hash result must be int2, int4 or int8/, '... as a hash that is not an integer');
+is( $router->safe_psql(
+		'postgres', 'SELECT count(*) FROM placed WHERE iuid_hash(id) <> uuid_hash(id::uuid)'),
+	'0',
+	'iuid_hash(id) is core uuid_hash of the same bytes');
+$router->safe_psql(
+	'postgres', q{
+	CREATE FUNCTION count_on_hash(id iuid) RETURNS SETOF bigint
+	LANGUAGE plproxy AS $$ CLUSTER 'orders_cluster'; RUN ON iuid_hash(id);
+	                       SELECT count(*) FROM orders; $$;});
+is( $router->safe_psql(
+		'postgres', 'SELECT count(*) FROM placed p, LATERAL count_on_hash(p.id) c WHERE c > 0'),
+	$n,
+	'RUN ON iuid_hash(id) is accepted and runs on a data node');
+
 $router->stop;
 $_->stop for @nodes;
 
