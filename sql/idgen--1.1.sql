@@ -832,9 +832,9 @@ COMMENT ON FUNCTION flaxid_max_for_timestamp(timestamptz) IS 'greatest flaxid of
 -- partition upkeep
 --
 
--- plpgsql, so that it runs as its caller and needs nothing from the module;
--- search_path is pinned and idgen's own functions are called in the schema
--- the extension lives in now (it is relocatable), looked up at run time.
+-- plpgsql, as pg_partman: DDL run as the caller.  search_path is pinned, and
+-- idgen's own functions are called in the schema the extension is in now
+-- (it is relocatable), looked up at run time.
 CREATE FUNCTION idgen_create_partitions(parent regclass, "from" timestamptz,
                                         "to" timestamptz, step interval)
 RETURNS SETOF regclass
