@@ -34,6 +34,7 @@
 #include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
+#include "utils/tuplestore.h"
 #include "utils/uuid.h"
 
 /* a key file holds a few keys: anything larger is a mistake */
@@ -434,6 +435,7 @@ argument_key(FunctionCallInfo fcinfo, int n)
 	aes_check(st);
 	aes_ctx_free(&arg_cache);
 	arg_cache = fresh;
+	explicit_bzero(&fresh, sizeof(fresh));
 	return &arg_cache;
 }
 

@@ -10,6 +10,7 @@ use IPC::Run;
 use lib $FindBin::RealBin;
 use IdgenTest;
 use MIME::Base64 qw(decode_base64 encode_base64);
+use POSIX qw(mkfifo);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -85,6 +86,7 @@ sub as
 	my ($ret, $out, $err) = $node->psql(
 		'postgres', $sql,
 		on_error_stop => 0,
+		timeout => $PostgreSQL::Test::Utils::timeout_default,
 		extra_params => [ '-U', $role ]);
 	return "$out\n$err";
 }
@@ -265,6 +267,12 @@ foreach my $preload (1, 0)
 		}
 		no_secret_in($out, "$mode: $what: the error");
 	}
+	# a FIFO would block a plain open() until someone writes to it
+	unlink($node->data_dir . '/public_id.keys');
+	mkfifo($node->data_dir . '/public_id.keys', 0600) or die "mkfifo: $!";
+	like(as($node, 'app', 'SELECT public_id(1::bigint)'),
+		qr/public id key file "public_id\.keys" is not a regular file/,
+		"$mode: a FIFO: a clear error, at once");
 	unlink($node->data_dir . '/public_id.keys');
 	like(as($node, 'app', 'SELECT public_id_to_bigint(gen_random_uuid())'),
 		qr/could not open public id key file "public_id\.keys": No such file or directory/,
