@@ -133,7 +133,10 @@ SELECT regress.write_key_file('idgen_regress.keys', ARRAY[
 	'AAECAwQFBgcICQoLDA0ODw==',
 	'# retired, kept so that old public ids still decode',
 	'k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc=']);
--- this session read the file already: it keeps its keys until a reload
+-- this session read the file already: it keeps its keys until a reload;
+-- public_id_keys() shows the file as it is now (the check after an edit)
+SELECT public_id('1088824355131185736905670087'::distid) AS still_old_key;
+SELECT line, active FROM public_id_keys();
 SELECT public_id('1088824355131185736905670087'::distid) AS still_old_key;
 \c
 SELECT line, active,

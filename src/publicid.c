@@ -378,11 +378,10 @@ keyring_load(const char *file)
 
 /*
  * The keys of the key file: the ones already read, unless the configuration
- * was reloaded or the setting changed since.  With missing_ok, NULL when
- * the setting is empty; otherwise that is an error.
+ * was reloaded or the setting changed since.
  */
 static const keyring *
-keyring_get(bool missing_ok)
+keyring_get(void)
 {
 	const char *file = public_id_key_file != NULL ? public_id_key_file : "";
 
@@ -394,14 +393,10 @@ keyring_get(bool missing_ok)
 		ring = NULL;
 	}
 	if (file[0] == '\0')
-	{
-		if (missing_ok)
-			return NULL;
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("idgen.public_id_key_file is not set"),
 				 errhint("Set it, in postgresql.conf or with ALTER SYSTEM, to a file holding a base64-encoded AES key of 16, 24 or 32 bytes, then reload the configuration; or pass the key as an argument.")));
-	}
 	ring = keyring_load(file);
 	return ring;
 }
@@ -446,7 +441,7 @@ argument_key(FunctionCallInfo fcinfo, int n)
 static Datum
 encode(FunctionCallInfo fcinfo, const uint8 plain[PUBID_BLOCK])
 {
-	const aes_ctx *c = PG_NARGS() > 1 ? argument_key(fcinfo, 1) : &keyring_get(false)->keys[0].ctx;
+	const aes_ctx *c = PG_NARGS() > 1 ? argument_key(fcinfo, 1) : &keyring_get()->keys[0].ctx;
 	uint8		cipher[PUBID_BLOCK];
 	pg_uuid_t  *result = palloc(sizeof(pg_uuid_t));
 
@@ -477,7 +472,7 @@ decode(FunctionCallInfo fcinfo, plain_accept accept, void *result)
 		aes_block(argument_key(fcinfo, 1), false, cipher, plain);
 		return accept(plain, result);
 	}
-	kr = keyring_get(false);
+	kr = keyring_get();
 	for (i = 0; i < kr->n; i++)
 	{
 		aes_block(&kr->keys[i].ctx, false, cipher, plain);
@@ -565,7 +560,7 @@ PG_FUNCTION_INFO_V1(public_id_to_uuid);
 Datum
 public_id_to_uuid(PG_FUNCTION_ARGS)
 {
-	const aes_ctx *c = PG_NARGS() > 1 ? argument_key(fcinfo, 1) : &keyring_get(false)->keys[0].ctx;
+	const aes_ctx *c = PG_NARGS() > 1 ? argument_key(fcinfo, 1) : &keyring_get()->keys[0].ctx;
 	uint8		cipher[PUBID_BLOCK];
 	pg_uuid_t  *result = palloc(sizeof(pg_uuid_t));
 
@@ -576,16 +571,18 @@ public_id_to_uuid(PG_FUNCTION_ARGS)
 
 /*
  * public_id_keys(): the keys of the key file, for operators: line, whether
- * active, fingerprint.  Superusers and pg_read_all_settings members only
- * (EXECUTE is revoked from PUBLIC too, but a grant must not widen this).
+ * active, fingerprint.  It reads the file as it is now, apart from the keys
+ * this session uses (which change at the next reload): it is the check to
+ * run after editing the file, and must not wait for the reload to reach the
+ * session.  Superusers and pg_read_all_settings members only (EXECUTE is
+ * revoked from PUBLIC too, but a grant must not widen this).
  */
 PG_FUNCTION_INFO_V1(public_id_keys);
 Datum
 public_id_keys(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	const keyring *kr;
-	int			i;
+	keyring    *volatile kr;
 
 	if (!has_privs_of_role(GetUserId(), ROLE_PG_READ_ALL_SETTINGS))
 		ereport(ERROR,
@@ -594,16 +591,28 @@ public_id_keys(PG_FUNCTION_ARGS)
 				 errdetail("Only superusers and roles with privileges of pg_read_all_settings may list them.")));
 
 	InitMaterializedSRF(fcinfo, 0);
-	kr = keyring_get(true);
-	for (i = 0; kr != NULL && i < kr->n; i++)
+	if (public_id_key_file == NULL || public_id_key_file[0] == '\0')
+		return (Datum) 0;
+	kr = keyring_load(public_id_key_file);
+	PG_TRY();
 	{
-		Datum		values[3];
-		bool		nulls[3] = {false, false, false};
+		int			i;
 
-		values[0] = Int32GetDatum(kr->keys[i].line);
-		values[1] = BoolGetDatum(i == 0);
-		values[2] = CStringGetTextDatum(kr->keys[i].fingerprint);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		for (i = 0; i < kr->n; i++)
+		{
+			Datum		values[3];
+			bool		nulls[3] = {false, false, false};
+
+			values[0] = Int32GetDatum(kr->keys[i].line);
+			values[1] = BoolGetDatum(i == 0);
+			values[2] = CStringGetTextDatum(kr->keys[i].fingerprint);
+			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		}
 	}
+	PG_FINALLY();
+	{
+		keyring_free(kr);
+	}
+	PG_END_TRY();
 	return (Datum) 0;
 }
