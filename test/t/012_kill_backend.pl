@@ -161,6 +161,7 @@ for my $c (@second)
 	  or diag($c->{err});
 	is(lines($c), 20 * $rows, "client $c->{client} received " . 20 * $rows . ' rows');
 }
+
 #
 # Every id any client received, before and after the crash
 #
