@@ -24,7 +24,8 @@ PG_CONFIG=/usr/lib/postgresql/$IDGEN_PG_DEBIAN/bin/pg_config
 
 # Debian packages the build, the tests and the benchmarks need
 IDGEN_PACKAGES=(make gcc perl postgresql-$IDGEN_PG_DEBIAN postgresql-server-dev-$IDGEN_PG_DEBIAN
-	libssl-dev libipc-run-perl libcmocka-dev clang libclang-rt-14-dev libfaketime openssl)
+	libssl-dev libipc-run-perl libcmocka-dev clang libclang-rt-14-dev libfaketime openssl
+	postgresql-15-plproxy)	# PL/Proxy for test/t/011_plproxy.pl: Debian packages it for 15 only
 
 say() { printf 'idgen: %s\n' "$*" >&2; }
 
@@ -122,7 +123,7 @@ idgen_copy_tree() {
 	mkdir -p "$1"
 	tar -C "$IDGEN_ROOT" --exclude=./.git --exclude=./results --exclude='*.o' \
 		--exclude='*.so' --exclude='*.bc' --exclude=./idgen.map --exclude=./test/fuzz/corpus-run \
-		--exclude=./test/fuzz/fuzz_core --exclude=./test/unit/test_core -cf - . | tar -C "$1" -xf -
+		--exclude=./test/fuzz/fuzz_core --exclude=./test/unit/test_core --exclude=./test/unit/test_random -cf - . | tar -C "$1" -xf -
 }
 
 # A private copy of the PostgreSQL tree with idgen installed into it.  The

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Every test: core unit tests (cmocka) and a bounded fuzz run of the core
-# (libFuzzer) once, since the core does not depend on PostgreSQL; then, for
-# every PostgreSQL major in IDGEN_PG_VERSIONS (default: all supported), the
-# extension built with -Werror, its exported symbols, pg_regress against a
-# scratch cluster and the TAP tests (PostgreSQL::Test::Cluster).
+# Every test: a bounded fuzz run of the core (libFuzzer) once, since the
+# core does not depend on PostgreSQL; then, for every PostgreSQL major in
+# IDGEN_PG_VERSIONS (default: all supported), the extension built with
+# -Werror, the unit tests (cmocka; src/random.c against the server's
+# headers), its exported symbols, pg_regress against a scratch cluster and
+# the TAP tests (PostgreSQL::Test::Cluster).
 # Ends with one line "idgen: N passed, M failed".
 #
 #   IDGEN_PG_VERSIONS=15 bash tools/test.sh      only against PostgreSQL 15
@@ -15,8 +16,9 @@
 # space in $IDGEN_WORK (per major); it starts and stops any cluster it needs.
 source "$(dirname "$0")/lib.sh"
 
-ONCE_SUITES=(unit fuzz)
-VERSION_SUITES=(symbols regress tap)
+ONCE_SUITES=(fuzz)
+# unit: test_random builds src/random.c against the server's headers
+VERSION_SUITES=(unit symbols regress tap)
 
 # wanted SUITE: is it in IDGEN_SUITES (all when unset)?
 wanted() {
@@ -42,7 +44,7 @@ record() {
 
 run_unit() {
 	local log=$IDGEN_WORK/unit.log p f
-	make -s -C "$IDGEN_BUILD/test/unit" check >"$log" 2>&1 || true
+	make -s -C "$IDGEN_BUILD/test/unit" PG_CONFIG="$PG_CONFIG" check >"$log" 2>&1 || true
 	cat "$log"
 	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
 	f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
@@ -91,18 +93,19 @@ run_tap() {
 # else, loaded with RTLD_GLOBAL as PostgreSQL 15 does, could clash with
 # another library's symbol of the same name.
 run_symbols() {
-	local so=$IDGEN_BUILD/idgen.so syms extra p f
-	syms=$(nm -D --defined-only "$so" | awk '$2 ~ /^[A-Z]$/ && $2 != "U" {print $3}' | sort)
-	extra=$(echo "$syms" | grep -vE '^(_PG_init|Pg_magic_func|pg_finfo_.+)$' |
-		while read -r s; do echo "$syms" | grep -qx "pg_finfo_$s" || echo "$s"; done)
-	p=$(echo "$syms" | grep -c '^pg_finfo_' || true)
+	local so=$IDGEN_BUILD/idgen.so syms extra s p f
+	syms=$(nm -D --defined-only "$so" | awk '$2 ~ /^[A-Z]$/ {print $3}' | sort)
+	# here-strings, not pipes: grep -q closing a pipe early fails it under pipefail
+	extra=$(grep -vE '^(_PG_init|Pg_magic_func|pg_finfo_.+)$' <<<"$syms" |
+		while read -r s; do grep -qx "pg_finfo_$s" <<<"$syms" || echo "$s"; done)
+	p=$(grep -c '^pg_finfo_' <<<"$syms" || true)
 	f=0
 	if [ -n "$extra" ]; then
 		say "idgen.so exports symbols PostgreSQL does not need:" $extra
 		f=1
 	fi
-	echo "$syms" | grep -qx _PG_init || { say "idgen.so does not export _PG_init"; f=$((f + 1)); }
-	echo "$syms" | grep -qx Pg_magic_func || { say "idgen.so does not export Pg_magic_func"; f=$((f + 1)); }
+	grep -qx _PG_init <<<"$syms" || { say "idgen.so does not export _PG_init"; f=$((f + 1)); }
+	grep -qx Pg_magic_func <<<"$syms" || { say "idgen.so does not export Pg_magic_func"; f=$((f + 1)); }
 	[ "$p" -gt 0 ] || { say "idgen.so exports no SQL-callable function"; f=$((f + 1)); }
 	record symbols "$p" "$f"
 }
