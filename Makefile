@@ -14,7 +14,7 @@ SHLIB_LINK += -lcrypto
 DATA = $(wildcard sql/idgen--*.sql)
 
 # pg_regress inputs sql/<name>.sql, outputs expected/<name>.out
-REGRESS = setup iuid base36id distid publicid flaxid markings upgrade
+REGRESS = setup iuid base36id distid publicid flaxid ranges partitions markings upgrade
 
 PG_CPPFLAGS = -I$(srcdir)/src
 

@@ -12,7 +12,8 @@ WITH ext AS (
 )
 SELECT 'function ' || p.oid::regprocedure || ' -> ' || pg_get_function_result(p.oid)
 	|| ' kind=' || p.prokind::text || ' vol=' || p.provolatile::text || ' strict=' || p.proisstrict
-	|| ' par=' || p.proparallel::text || ' leak=' || p.proleakproof || ' cost=' || p.procost
+	|| ' par=' || p.proparallel::text || ' leak=' || p.proleakproof || ' secdef=' || p.prosecdef
+	|| ' cost=' || p.procost
 	|| ' rows=' || p.prorows || ' lang=' || l.lanname || ' src=' || p.prosrc
 	|| ' bin=' || coalesce(p.probin, '') || ' support=' || p.prosupport::regproc
 	|| ' config=' || coalesce(p.proconfig::text, '')
