@@ -43,19 +43,11 @@ use Test::More;
 my $worker = 7;
 my $ahead = 20;    # seconds the primary's clock is ahead
 
-my $primary = PostgreSQL::Test::Cluster->new('b36_primary');
-$primary->init(allows_streaming => 1, has_archiving => 1);
-$primary->append_conf(
-	'postgresql.conf', qq{
-shared_preload_libraries = 'idgen'
-idgen.worker_id = $worker
-wal_writer_delay = '10s'
-});
-my $offset_file = $primary->basedir . '/faketime.rc';
-set_clock_offset($offset_file, "+$ahead");
-with_faketime($offset_file, sub { $primary->start });
-$primary->safe_psql('postgres',
-	'CREATE EXTENSION idgen; CREATE TABLE r (id base36id PRIMARY KEY)');
+my ($primary) = start_faketime_primary(
+	'b36_primary', "+$ahead",
+	init => { has_archiving => 1 },
+	conf => [ "idgen.worker_id = $worker", "wal_writer_delay = '10s'" ]);
+$primary->safe_psql('postgres', 'CREATE TABLE r (id base36id PRIMARY KEY)');
 my $lag = server_clock_lag($primary);
 ok($lag > -$ahead - 1 && $lag < -$ahead + 1,
 	"the primary's clock is $ahead s ahead")

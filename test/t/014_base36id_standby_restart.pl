@@ -26,14 +26,8 @@ use Test::More;
 my $worker = 8;
 my $ahead = 20;
 
-my $primary = PostgreSQL::Test::Cluster->new('b36r_primary');
-$primary->init(allows_streaming => 1);
-$primary->append_conf('postgresql.conf',
-	"shared_preload_libraries = 'idgen'\nidgen.worker_id = $worker");
-my $offset_file = $primary->basedir . '/faketime.rc';
-set_clock_offset($offset_file, "+$ahead");
-with_faketime($offset_file, sub { $primary->start });
-$primary->safe_psql('postgres', 'CREATE EXTENSION idgen');
+my ($primary) = start_faketime_primary('b36r_primary', "+$ahead",
+	conf => ["idgen.worker_id = $worker"]);
 $primary->backup('b');
 
 my $standby = PostgreSQL::Test::Cluster->new('b36r_standby');

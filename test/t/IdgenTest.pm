@@ -56,6 +56,7 @@ our @EXPORT = qw(
   set_clock_offset
   with_faketime
   server_clock_lag
+  start_faketime_primary
   state_file_second
 );
 
@@ -521,6 +522,26 @@ sub server_clock_lag
 	  $node->safe_psql('postgres', 'SELECT extract(epoch FROM clock_timestamp())');
 	my $t1 = Time::HiRes::time();
 	return ($t0 + $t1) / 2 - $server;
+}
+
+# start_faketime_primary($name, $clock, init => {...}, conf => [...]): a
+# node that can have streaming standbys (PostgreSQL::Test::Cluster's init
+# with allows_streaming and the options init), with idgen preloaded and the
+# lines conf in postgresql.conf, started with libfaketime at offset $clock
+# (e.g. "+20"; the file is <basedir>/faketime.rc), with the extension
+# created.  Returns the node and the offset file.
+sub start_faketime_primary
+{
+	my ($name, $clock, %opt) = @_;
+	my $node = PostgreSQL::Test::Cluster->new($name);
+	$node->init(allows_streaming => 1, %{ $opt{init} // {} });
+	$node->append_conf('postgresql.conf',
+		join("\n", "shared_preload_libraries = 'idgen'", @{ $opt{conf} // [] }));
+	my $offset_file = $node->basedir . '/faketime.rc';
+	set_clock_offset($offset_file, $clock);
+	with_faketime($offset_file, sub { $node->start });
+	$node->safe_psql('postgres', 'CREATE EXTENSION idgen');
+	return ($node, $offset_file);
 }
 
 #
