@@ -615,8 +615,8 @@ COMMENT ON FUNCTION bigint_from_alphanumeric(text) IS 'bigint from its 11-charac
 
 --
 -- public identities: ids encrypted with AES into uuids (Architect.Identities)
--- With a key argument they are IMMUTABLE; without, they read the setting
--- idgen.public_id_key and are STABLE.
+-- With a key argument they are IMMUTABLE; without, they use the keys of the
+-- file named by idgen.public_id_key_file and are STABLE.
 --
 
 CREATE FUNCTION public_id(id bigint, key bytea) RETURNS uuid
@@ -644,6 +644,12 @@ CREATE FUNCTION public_id_to_distid(public_id uuid) RETURNS distid
 	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION public_id_to_uuid(public_id uuid) RETURNS uuid
 	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION public_id_keys(OUT line int4, OUT active bool, OUT fingerprint text)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE ROWS 2;
+-- operators only: the C function checks too, so a GRANT cannot widen it
+REVOKE ALL ON FUNCTION public_id_keys() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION public_id_keys() TO pg_read_all_settings;
 
 COMMENT ON FUNCTION public_id(bigint, bytea) IS 'public id of a non-negative bigint: AES with the given key, as a uuid';
 COMMENT ON FUNCTION public_id(distid, bytea) IS 'public id of a distid: AES with the given key, as a uuid';
@@ -651,12 +657,13 @@ COMMENT ON FUNCTION public_id(uuid, bytea) IS 'public id of a uuid: AES with the
 COMMENT ON FUNCTION public_id_to_bigint(uuid, bytea) IS 'bigint behind a public id, or NULL if it is not one made with this key';
 COMMENT ON FUNCTION public_id_to_distid(uuid, bytea) IS 'distid behind a public id, or NULL if it is not one made with this key';
 COMMENT ON FUNCTION public_id_to_uuid(uuid, bytea) IS 'uuid behind a public id (every block decrypts to some uuid)';
-COMMENT ON FUNCTION public_id(bigint) IS 'public id of a non-negative bigint with the key in idgen.public_id_key';
-COMMENT ON FUNCTION public_id(distid) IS 'public id of a distid with the key in idgen.public_id_key';
-COMMENT ON FUNCTION public_id(uuid) IS 'public id of a uuid with the key in idgen.public_id_key';
-COMMENT ON FUNCTION public_id_to_bigint(uuid) IS 'bigint behind a public id made with idgen.public_id_key, or NULL';
-COMMENT ON FUNCTION public_id_to_distid(uuid) IS 'distid behind a public id made with idgen.public_id_key, or NULL';
-COMMENT ON FUNCTION public_id_to_uuid(uuid) IS 'uuid behind a public id made with idgen.public_id_key';
+COMMENT ON FUNCTION public_id(bigint) IS 'public id of a non-negative bigint with the active key of idgen.public_id_key_file';
+COMMENT ON FUNCTION public_id(distid) IS 'public id of a distid with the active key of idgen.public_id_key_file';
+COMMENT ON FUNCTION public_id(uuid) IS 'public id of a uuid with the active key of idgen.public_id_key_file';
+COMMENT ON FUNCTION public_id_to_bigint(uuid) IS 'bigint behind a public id made with any key of idgen.public_id_key_file, or NULL';
+COMMENT ON FUNCTION public_id_to_distid(uuid) IS 'distid behind a public id made with any key of idgen.public_id_key_file, or NULL';
+COMMENT ON FUNCTION public_id_to_uuid(uuid) IS 'uuid behind a public id made with the active key of idgen.public_id_key_file';
+COMMENT ON FUNCTION public_id_keys() IS 'keys of idgen.public_id_key_file: line, whether active, SHA-256 fingerprint (superusers and pg_read_all_settings)';
 
 --
 -- flaxid: Flax ID, 96 bits in 12 bytes, 16 sortable characters

@@ -1,5 +1,5 @@
 /*
- * fault_fsync.c — an LD_PRELOAD shim for TAP tests: fsync() of base36id's
+ * LD_PRELOAD shim for 020_base36id_state_file_io.pl: fsync() of base36id's
  * state file fails with EIO while the file $IDGEN_FSYNC_CTL.fail exists, and
  * blocks while $IDGEN_FSYNC_CTL.stall exists (a slow disk).  Every other
  * fsync() is the real one.
