@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test: core unit tests (cmocka), a bounded fuzz run of the core
 # (libFuzzer), pg_regress against a scratch cluster, and the TAP tests
-# (PostgreSQL::Test::Cluster).  Ends with one line "idgen: N passed, M failed".
+# (PostgreSQL::Test::Cluster), then the benchmark harness at tiny sizes.
+# Ends with one line "idgen: N passed, M failed".
 source "$(dirname "$0")/lib.sh"
 
 PASSED=0
@@ -74,6 +75,21 @@ run_tap() {
 	record tap $((p - f)) "$f"
 }
 
+# The benchmark harness at tiny sizes, in its own scratch directory: it passes
+# when it completes and writes well-formed tables and a parsable SVG (never a
+# timing).
+run_bench_smoke() {
+	local out=$IDGEN_WORK/bench log=$IDGEN_WORK/bench.log
+	if IDGEN_BENCH_SCALE=tiny IDGEN_BENCH_OUT=$out IDGEN_KEEP=0 bash "$IDGEN_ROOT/test/bench/bench.sh" >"$log" 2>&1 &&
+		bash "$IDGEN_ROOT/test/bench/check.sh" "$out" >>"$log" 2>&1; then
+		tail -n 1 "$log"
+		record bench 1 0
+	else
+		tail -n 40 "$log"
+		record bench 0 1
+	fi
+}
+
 idgen_deps
 idgen_workdir
 say "building with -Werror"
@@ -87,6 +103,8 @@ run_regress
 idgen_cluster_stop
 say "TAP tests"
 run_tap
+say "benchmark harness, tiny sizes"
+run_bench_smoke
 
 [ ${#FAILED_SUITES[@]} -eq 0 ] || say "failing suites: ${FAILED_SUITES[*]}"
 echo "idgen: $PASSED passed, $FAILED failed"
