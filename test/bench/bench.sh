@@ -50,7 +50,7 @@ IDGEN_PACKAGES+=(gnuplot-nox)
 SCALE=${IDGEN_BENCH_SCALE:-full}
 case $SCALE in
 	full)
-		: "${BENCH_N:=1000000}" "${BENCH_REPEAT:=5}"
+		: "${BENCH_N:=500000}" "${BENCH_REPEAT:=5}"
 		: "${BENCH_BURST_N:=100000}" "${BENCH_BURST_REPEAT:=9}"
 		: "${BENCH_DISTID_N:=1000000}" "${BENCH_DISTID_REPEAT:=3}"
 		: "${BENCH_B36_N:=1200}" "${BENCH_B36_REPEAT:=7}" "${BENCH_B36_SUSTAINED_N:=3888}"
@@ -547,6 +547,29 @@ conc_field() { # conc_field KIND MODE CLIENTS FIELD (7 = vs bigserial, 8 = densi
 	awk -F'|' -v k="$1" -v m="$2" -v c="$3" -v f="$4" '$1 == m && $2 == c && $3 == k { sub(/×$/, "", $f); print $f }' <<<"$CONC_ROWS"
 }
 
+# The same, one row per key type, one column per run (1 session, then each
+# client count for batch, then for single-row): leaf density (fragmentation),
+# and throughput as a ratio to bigserial's in the same run.
+SUMMARY_ROWS=$(bench_psql -f - <<SQL
+WITH one AS (
+	SELECT kind, max(n) * 1000 / percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS rows_s
+	FROM bench_ins GROUP BY kind
+)
+SELECT k.ddl,
+	coalesce(round(st.avg_leaf_density::numeric, 1)::text, 'n/a') || ' (' || coalesce(round(st.leaf_fragmentation::numeric, 1)::text, 'n/a') || ')',
+	(SELECT string_agg(coalesce(round(b.density::numeric, 1)::text, 'n/a') || ' (' || coalesce(round(b.frag::numeric, 1)::text, 'n/a') || ')',
+		'|' ORDER BY b.mode, b.clients) FROM bench_conc AS b WHERE b.kind = k.kind),
+	round((o.rows_s / s1.rows_s)::numeric, 2) || '×',
+	(SELECT string_agg(round((b.rows_s / s.rows_s)::numeric, 2) || '×', '|' ORDER BY b.mode, b.clients)
+		FROM bench_conc AS b JOIN bench_conc AS s USING (mode, clients)
+		WHERE b.kind = k.kind AND s.kind = 'bigserial')
+FROM (VALUES $(pk_values "${CONC_KINDS[@]}")) AS k(ord, kind, ddl, short)
+	JOIN one AS o USING (kind) CROSS JOIN (SELECT rows_s FROM one WHERE kind = 'bigserial') AS s1
+	CROSS JOIN LATERAL pgstatindex(format('bench_%s_pkey', k.kind)) AS st
+ORDER BY k.ord;
+SQL
+)
+
 Q_ROWS=$(bench_psql -f - <<SQL
 WITH m AS (
 	SELECT pair, op, kind, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS med
@@ -692,6 +715,19 @@ report() {
 	while IFS='|' read -r mode c kind ddl n rs ratio dens frag leaves isize walrow; do
 		echo "| $mode | $c | \`$ddl\` | $n | $rs | $ratio | $dens | $frag | $leaves | $isize | $walrow |"
 	done <<<"$CONC_ROWS"
+	echo
+	local head="| primary key | 1 session, bulk" sep="|---|---:" c
+	for c in "${CLIENTS[@]}"; do head+=" | batch, $c clients"; sep+="|---:"; done
+	for c in "${CLIENTS[@]}"; do head+=" | single-row, $c clients"; sep+="|---:"; done
+	echo "Summary: avg leaf density % (leaf fragmentation %) of the primary key"
+	echo
+	echo "$head |"; echo "$sep|"
+	awk -F'|' -v n=$((1 + 2 * ${#CLIENTS[@]})) '{ printf "| `%s`", $1; for (i = 2; i <= n + 1; i++) printf " | %s", $i; print " |" }' <<<"$SUMMARY_ROWS"
+	echo
+	echo "Summary: insert throughput (rows/s) as a ratio to bigserial's in the same setting"
+	echo
+	echo "$head |"; echo "$sep|"
+	awk -F'|' -v n=$((1 + 2 * ${#CLIENTS[@]})) '{ printf "| `%s`", $1; for (i = n + 2; i <= 2 * n + 1; i++) printf " | %s", $i; print " |" }' <<<"$SUMMARY_ROWS"
 	echo
 	echo "![leaf density and insert throughput per key type and client count](bench.svg)"
 	echo

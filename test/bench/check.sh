@@ -37,7 +37,8 @@ tables=$(awk '
 	{ done() }
 	END { done(); if (bad) exit 1; print tables + 0 }
 ' "$md") || fail "$md: malformed table"
-[ "$tables" -eq 4 ] || fail "$md: $tables tables, expected 4 (cost per id, bulk insert, concurrent inserts, COPY/ORDER BY)"
+[ "$tables" -eq 6 ] ||
+	fail "$md: $tables tables, expected 6 (cost per id, bulk insert, concurrent inserts and their two summaries, COPY/ORDER BY)"
 grep -q 'NaN\|| *|' "$md" && fail "$md: a NaN or an empty cell"
 
 # the SVG: well-formed XML, an <svg> root, and some drawing in it
