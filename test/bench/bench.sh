@@ -53,7 +53,7 @@ case $SCALE in
 		: "${BENCH_N:=500000}" "${BENCH_REPEAT:=5}"
 		: "${BENCH_BURST_N:=100000}" "${BENCH_BURST_REPEAT:=9}"
 		: "${BENCH_DISTID_N:=1000000}" "${BENCH_DISTID_REPEAT:=3}"
-		: "${BENCH_B36_N:=1200}" "${BENCH_B36_REPEAT:=7}" "${BENCH_B36_SUSTAINED_N:=3888}"
+		: "${BENCH_B36_N:=1200}" "${BENCH_B36_REPEAT:=11}" "${BENCH_B36_SUSTAINED_N:=3888}"
 		: "${BENCH_ROWS:=1000000}" "${BENCH_INSERT_REPEAT:=3}" "${BENCH_B36_ROWS:=6480}"
 		: "${BENCH_BATCH_ROWS:=1000000}" "${BENCH_SINGLE_ROWS:=200000}"
 		: "${BENCH_COPY_REPEAT:=3}"
@@ -480,6 +480,8 @@ WITH m AS (
 ), uuid AS (SELECT net FROM c WHERE key = 'uuid4')
 SELECT c.key, c.label, c.n, c.runs,
 	round(c.med::numeric, CASE WHEN c.med < 100 THEN 2 ELSE 0 END),
+	round(c.lo::numeric, CASE WHEN c.hi < 100 THEN 2 ELSE 0 END) || '–' ||
+		round(c.hi::numeric, CASE WHEN c.hi < 100 THEN 2 ELSE 0 END),
 	CASE WHEN c.loop_ord IS NULL THEN round(c.ns::numeric, 1) || ' (loop)'
 		ELSE round(c.net::numeric, 1)::text END,
 	CASE WHEN c.loop_ord IS NULL THEN '–'
@@ -489,7 +491,7 @@ SELECT c.key, c.label, c.n, c.runs,
 FROM c, uuid ORDER BY c.ord;
 SQL
 )
-gen_field() { # gen_field KEY FIELD(6 = ns/id net, 8 = gen_random_uuid ratio as a number)
+gen_field() { # gen_field KEY FIELD(7 = ns/id net, 9 = gen_random_uuid ratio as a number)
 	awk -F'|' -v k="$1" -v f="$2" '$1 == k { print $f }' <<<"$GEN_ROWS"
 }
 
@@ -679,10 +681,10 @@ report() {
 	echo "(the reference's rate limit), and \`base36id_generate()\` hands out $B36_PER_S ids per second per server,"
 	echo "so both are measured apart, within their budget next to a bare loop of the same length, and sustained."
 	echo
-	echo "| generator | ids per run | runs | median ms | ns/id net | gen_random_uuid() ÷ this |"
-	echo "|---|---:|---:|---:|---:|---:|"
-	while IFS='|' read -r key label n runs med ns ratio _; do
-		echo "| $label | $n | $runs | $med | $ns | $ratio |"
+	echo "| generator | ids per run | runs | median ms | min–max ms | ns/id net | gen_random_uuid() ÷ this |"
+	echo "|---|---:|---:|---:|---:|---:|---:|"
+	while IFS='|' read -r key label n runs med range ns ratio _; do
+		echo "| $label | $n | $runs | $med | $range | $ns | $ratio |"
 	done <<<"$GEN_ROWS"
 	echo
 	echo "distid burst runs: the next id afterwards lagged the clock by at least ${BURST_HEADROOM} ms of the 1000 ms"
@@ -760,7 +762,7 @@ report() {
 		[ -n "$d" ] && echo "- $k, 4 clients, batch: throughput ${d}× bigserial's (≥ 1) — $(pass "$d >= 1")"
 	done
 	for k in iuid flaxid distid128 distid_burst base36id_burst; do
-		d=$(gen_field "$k" 8)
+		d=$(gen_field "$k" 9)
 		echo "- $k: ${d:-n/a}× cheaper per id than gen_random_uuid() (≥ 10) — $(pass "${d:-0} >= 10")"
 	done
 	echo
