@@ -186,8 +186,9 @@ if [ "$(idgen_psql -At -c "SELECT count(*) FROM pg_available_extensions WHERE na
 	HAVE_PGCRYPTO=1
 fi
 
+# (a secret's setting is not in pg_settings: ask for it by name)
 has_setting() {
-	[ "$(idgen_psql -At -c "SELECT count(*) FROM pg_settings WHERE name = '$1'")" = 1 ]
+	[ "$(idgen_psql -At -c "SELECT current_setting('$1', true) IS NOT NULL")" = t ]
 }
 
 # Public ids use the SPEC's 32-byte key (AES-256); pgcrypto's encrypt() of the
