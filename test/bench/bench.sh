@@ -2,8 +2,8 @@
 # idgen benchmark suite: every generator and every id type side by side with
 # the obvious core alternative, in one server and one run, as ratios.
 #
-#   bash test/bench/bench.sh                          # full size, ~15 minutes on 2 CPUs
-#   IDGEN_BENCH_SCALE=tiny bash test/bench/bench.sh   # the whole harness in about a minute
+#   bash test/bench/bench.sh                          # full size: ~10 minutes on 2 CPUs
+#   IDGEN_BENCH_SCALE=tiny bash test/bench/bench.sh   # the whole harness in under a minute
 #
 # It builds idgen, starts a scratch cluster of the server tools/lib.sh
 # provides (PG_BIN/PG_CONFIG), and measures:
@@ -28,11 +28,12 @@
 #   IDGEN_BENCH_SCALE   full (default) or tiny: sets the defaults below
 #   IDGEN_BENCH_OUT     output directory (default test/bench/results at full
 #                       size, $TMPDIR/idgen-bench-<scale> otherwise)
-#   BENCH_N, BENCH_REPEAT            ids per cost run, interleaved rounds
+#   BENCH_N, BENCH_REPEAT                  ids per cost run, interleaved rounds
 #   BENCH_BURST_N, BENCH_BURST_REPEAT      distid_generate() within its burst
 #   BENCH_DISTID_N, BENCH_DISTID_REPEAT    distid_generate() sustained
 #   BENCH_B36_N, BENCH_B36_REPEAT          base36id_generate() within a second
-#   BENCH_B36_SUSTAINED_N                  base36id_generate() sustained
+#   BENCH_B36_SUSTAINED_N                  base36id_generate() sustained (whole
+#                                          seconds: a multiple of 1296)
 #   BENCH_ROWS, BENCH_INSERT_REPEAT        single-session bulk insert (and the
 #                                          ids of part 4)
 #   BENCH_B36_ROWS                         base36id's bulk insert (rate limited)
