@@ -19,6 +19,7 @@ static const idgen_time_span flaxid_span = {
 /* 32-bit increments in 55 free bits: over eight million ids per millisecond */
 static const idg_mono_cfg flaxid_mono_cfg = {
 	.rand_bits = FLAXID_RAND_BITS,
+	.frac_bits = IDGEN_FRAC_BITS,
 	.inc_bits = 32,
 	.max_ms = FLAXID_MAX_MS,
 	.back_leeway_ms = 1000,
@@ -33,14 +34,14 @@ flaxid_datum(idg_u128 v)
 {
 	uint8	   *result = palloc(FLAXID_LEN);
 
-	distid_store(result, v);	/* the same 12-byte big-endian layout */
+	idg_store_be96(result, v);
 	return PointerGetDatum(result);
 }
 
 static idg_u128
 flaxid_arg(FunctionCallInfo fcinfo)
 {
-	return distid_load((const uint8 *) PG_GETARG_POINTER(0));
+	return idg_load_be96((const uint8 *) PG_GETARG_POINTER(0));
 }
 
 PG_FUNCTION_INFO_V1(flaxid_in);
@@ -115,4 +116,13 @@ flaxid_from_timestamp(PG_FUNCTION_ARGS)
 	uint64		ms = idgen_timestamp_to_units(PG_GETARG_TIMESTAMPTZ(0), &flaxid_span);
 
 	return flaxid_datum(flaxid_compose(ms, 0));
+}
+
+PG_FUNCTION_INFO_V1(flaxid_max_for_timestamp);
+Datum
+flaxid_max_for_timestamp(PG_FUNCTION_ARGS)
+{
+	uint64		ms = idgen_timestamp_to_units(PG_GETARG_TIMESTAMPTZ(0), &flaxid_span);
+
+	return flaxid_datum(flaxid_compose(ms, (UINT64CONST(1) << FLAXID_RAND_BITS) - 1));
 }

@@ -3,6 +3,7 @@
  * shared by all id types.
  */
 #include "idgen.h"
+#include "random.h"
 
 #include <time.h>
 
@@ -16,45 +17,18 @@ PG_MODULE_MAGIC;
 #define UNIX_TO_PG_EPOCH_MS \
 	((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY * 1000)
 
-int			idgen_worker_id = -1;
-
 void		_PG_init(void);
 
 void
 _PG_init(void)
 {
-	/* the administrator's choice, the same for every session: SIGHUP */
-	DefineCustomIntVariable("idgen.worker_id",
-							"Worker number (0 to 35) that base36id_generate() writes into ids.",
-							"-1 means unset; base36id_generate() refuses to run until it is set.",
-							&idgen_worker_id,
-							-1, -1, 35,
-							PGC_SIGHUP,
-							0,
-							NULL, NULL, NULL);
-	/* a secret: superusers set it, nobody else reads it */
-	DefineCustomStringVariable("idgen.public_id_key",
-							   "Base64-encoded AES key (16, 24 or 32 bytes) for public ids.",
-							   "Used by public_id() and public_id_to_*() when no key is passed.",
-							   &idgen_public_id_key_text,
-							   "",
-							   PGC_SUSET,
-							   GUC_SUPERUSER_ONLY | GUC_NO_SHOW_ALL,
-							   idgen_public_id_key_check,
-							   idgen_public_id_key_assign,
-							   idgen_public_id_key_show);
-#if PG_VERSION_NUM >= 150000
+	base36id_init();
+	publicid_init();
 	MarkGUCPrefixReserved("idgen");
-#else
-	EmitWarningsOnPlaceholders("idgen");
-#endif
-
-	if (process_shared_preload_libraries_in_progress)
-		idgen_shmem_register();
 }
 
 uint64
-idgen_clock_ms(void)
+idgen_clock_now(uint32 *sub_ns)
 {
 	struct timespec ts;
 
@@ -62,7 +36,15 @@ idgen_clock_ms(void)
 		ereport(ERROR,
 				(errcode(ERRCODE_SYSTEM_ERROR),
 				 errmsg("could not read the real-time clock: %m")));
+	if (sub_ns)
+		*sub_ns = (uint32) (ts.tv_nsec % 1000000);
 	return (uint64) ts.tv_sec * 1000 + (uint64) ts.tv_nsec / 1000000;
+}
+
+uint64
+idgen_clock_ms(void)
+{
+	return idgen_clock_now(NULL);
 }
 
 static int
@@ -134,9 +116,11 @@ idgen_clock_out_of_span(const idgen_time_span *span)
 void
 idgen_mono_next_now(idg_mono *st, const idg_mono_cfg *cfg, const idgen_time_span *span)
 {
-	int64		now = (int64) idgen_clock_ms() - span->epoch_unix_ms;
+	uint32		sub_ns;
+	int64		now = (int64) idgen_clock_now(&sub_ns) - span->epoch_unix_ms;
 
-	if (now < 0 || idg_mono_next(st, cfg, (uint64) now, idgen_random_u64, NULL) != IDG_MONO_OK)
+	if (now < 0 ||
+		idg_mono_next(st, cfg, (uint64) now, sub_ns, idgen_random_u64, NULL) != IDG_MONO_OK)
 		idgen_clock_out_of_span(span);
 }
 

@@ -13,7 +13,8 @@ PG_CONFIG=/usr/lib/postgresql/$PG_MAJOR/bin/pg_config
 
 # Debian packages the build, the tests and the benchmarks need
 IDGEN_PACKAGES=(make gcc perl postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR
-	libssl-dev libipc-run-perl libcmocka-dev clang libclang-rt-14-dev libfaketime openssl)
+	libssl-dev libipc-run-perl libcmocka-dev clang libclang-rt-14-dev libfaketime openssl
+	postgresql-15-plproxy)	# PL/Proxy for test/t/011_plproxy.pl: Debian packages it for 15 only
 
 say() { printf 'idgen: %s\n' "$*" >&2; }
 
@@ -76,7 +77,7 @@ idgen_build() {
 	mkdir -p "$IDGEN_BUILD"
 	tar -C "$IDGEN_ROOT" --exclude=./.git --exclude=./results --exclude='*.o' \
 		--exclude='*.so' --exclude='*.bc' --exclude=./test/fuzz/corpus-run \
-		--exclude=./test/fuzz/fuzz_core --exclude=./test/unit/test_core -cf - . | tar -C "$IDGEN_BUILD" -xf -
+		--exclude=./test/fuzz/fuzz_core --exclude=./test/unit/test_core --exclude=./test/unit/test_random -cf - . | tar -C "$IDGEN_BUILD" -xf -
 	make -s -C "$IDGEN_BUILD" PG_CONFIG="$PG_CONFIG" PG_CFLAGS="$*"
 }
 

@@ -3,24 +3,10 @@
  */
 #include "distid.h"
 
+#include "base62.h"
 #include "bytes.h"
 
-static const char b62_digits[] =
-"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-
 #define TEN19 UINT64_C(10000000000000000000)
-
-static int
-b62_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A' + 10;
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 36;
-	return -1;
-}
 
 static int
 hex_value(char c)
@@ -142,44 +128,6 @@ distid_format_decimal(idg_u128 v, char *out)
 		;
 }
 
-void
-idg_base62_encode(uint64_t v, int width, char *out)
-{
-	int			i;
-
-	for (i = width - 1; i >= 0; i--)
-	{
-		out[i] = b62_digits[v % 62];
-		v /= 62;
-	}
-}
-
-distid_parse_status
-idg_base62_decode(const char *s, int width, uint64_t *out, size_t *offset)
-{
-	idg_u128	v = 0;
-	int			i;
-
-	for (i = 0; i < width; i++)
-	{
-		int			d = b62_value(s[i]);
-
-		if (d < 0)
-		{
-			*offset = (size_t) i;
-			return DISTID_PARSE_BAD_CHAR;
-		}
-		v = v * 62 + (unsigned) d;
-	}
-	if (v > UINT64_MAX)
-	{
-		*offset = 0;
-		return DISTID_PARSE_BLOCK_RANGE;
-	}
-	*out = (uint64_t) v;
-	return DISTID_PARSE_OK;
-}
-
 /* decodes consecutive base62 blocks of the given widths from s */
 static distid_parse_status
 decode_blocks(const char *s, const int *widths, int nblocks, uint64_t *values, size_t *offset)
@@ -189,12 +137,12 @@ decode_blocks(const char *s, const int *widths, int nblocks, uint64_t *values, s
 
 	for (b = 0; b < nblocks; b++)
 	{
-		distid_parse_status st = idg_base62_decode(s + pos, widths[b], &values[b], offset);
+		idg_b62_status st = idg_base62_decode(s + pos, widths[b], &values[b], offset);
 
-		if (st != DISTID_PARSE_OK)
+		if (st != IDG_B62_OK)
 		{
 			*offset += pos;
-			return st;
+			return st == IDG_B62_RANGE ? DISTID_PARSE_BLOCK_RANGE : DISTID_PARSE_BAD_CHAR;
 		}
 		pos += (size_t) widths[b];
 	}
@@ -298,6 +246,13 @@ uuid_from_alphanumeric(const char *s, uint8_t out[16], size_t *offset)
 	return DISTID_PARSE_OK;
 }
 
+void
+bigint_to_alphanumeric(int64_t v, char out[BIGINT_ALNUM_LEN + 1])
+{
+	idg_base62_encode((uint64_t) v, BIGINT_ALNUM_LEN, out);
+	out[BIGINT_ALNUM_LEN] = '\0';
+}
+
 distid_parse_status
 bigint_from_alphanumeric(const char *s, int64_t *out, size_t *offset)
 {
@@ -361,24 +316,41 @@ distid_next(distid_gen *g, uint64_t now_ms, idg_rand64_fn rnd, void *ctx, idg_u1
 	return DISTID_GEN_OK;
 }
 
+void
+distid128_pack(uint64_t ms, idg_u128 r75, uint8_t id[16])
+{
+	idg_store_be64(id, (ms << 16) | (UINT64_C(0x7) << 12) | (uint64_t) (r75 >> 63));
+	idg_store_be64(id + 8, (uint64_t) r75 & idg_mask(63));
+}
+
 /*
  * DistributedId128Generator.CreateValues(): no leeway; on overflow within a
  * millisecond, sleep unless the clock went back by a second or more.
+ *
+ * One change for concurrent writers: the top DISTID128_FRAC_BITS of the 75
+ * random bits (the 12 bits after the version nibble, where UUIDv7 keeps its
+ * rand_a) carry the sub-millisecond clock fraction, and a later fraction in
+ * the same millisecond takes fresh bits instead of an increment (RFC 9562
+ * §6.2 method 3, as PostgreSQL 18's uuidv7()), so that ids of different
+ * backends come out in real-time order.
  */
 distid_gen_status
-distid128_next(distid128_gen *g, uint64_t now_ms, idg_rand64_fn rnd, void *ctx, uint8_t id[16])
+distid128_next(distid128_gen *g, uint64_t now_ms, uint32_t sub_ns, idg_rand64_fn rnd,
+			   void *ctx, uint8_t id[16])
 {
-	uint64_t	hi = rnd(ctx) >> (64 - 11);
-	uint64_t	lo = rnd(ctx);
+	uint64_t	frac = idg_mono_frac(sub_ns, DISTID128_FRAC_BITS);
+	uint64_t	r = rnd(ctx);
+	uint64_t	hi = frac >> 1;
+	uint64_t	lo = (frac << 63) | (r & idg_mask(63));
 	uint64_t	ts = now_ms;
+	idg_u128	prev = ((idg_u128) g->prev_hi << 64) | g->prev_lo;
 
 	if ((hi | lo) == 0)
 		lo = 1;
-	if (ts <= g->prev_ts)
+	if (ts < g->prev_ts || (ts == g->prev_ts && frac <= (uint64_t) (prev >> 63)))
 	{
-		uint64_t	inc = lo & idg_mask(DISTID128_INC_BITS);
-		idg_u128	prev = ((idg_u128) g->prev_hi << 64) | g->prev_lo;
-		idg_u128	max75 = ((idg_u128) 1 << 75) - 1;
+		uint64_t	inc = r & idg_mask(DISTID128_INC_BITS);
+		idg_u128	max75 = ((idg_u128) 1 << DISTID128_RAND_BITS) - 1;
 
 		if (inc == 0)
 			inc = 1;
@@ -402,7 +374,6 @@ distid128_next(distid128_gen *g, uint64_t now_ms, idg_rand64_fn rnd, void *ctx, 
 	g->prev_lo = lo;
 
 write:
-	idg_store_be64(id, (ts << 16) | (UINT64_C(0x7) << 12) | (hi << 1) | (lo >> 63));
-	idg_store_be64(id + 8, lo & idg_mask(63));
+	distid128_pack(ts, ((idg_u128) hi << 64) | lo, id);
 	return DISTID_GEN_OK;
 }

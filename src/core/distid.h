@@ -16,13 +16,9 @@
 #include <stdint.h>
 
 #include "monotonic.h"			/* idg_rand64_fn */
+#include "u128.h"
 
-#ifndef __SIZEOF_INT128__
-#error "idgen's distid needs a compiler with a 128-bit integer type"
-#endif
-typedef unsigned __int128 idg_u128;
-
-#define DISTID_LEN 12
+#define DISTID_LEN IDG_BE96_LEN
 #define DISTID_DEC_MAX_LEN 28
 #define DISTID_ALNUM_LEN 16
 #define DISTID_HEX_LEN 26
@@ -33,35 +29,13 @@ typedef unsigned __int128 idg_u128;
 #define DISTID_LEEWAY_MS 1000
 #define DISTID_MAX_TS ((UINT64_C(1) << 45) - 1)	/* 3014-12-13 12:41:28.831 UTC */
 #define DISTID128_INC_BITS 58
+#define DISTID128_FRAC_BITS 12	/* sub-millisecond clock fraction on top of R */
 
 /* 10^28 - 1 */
 static inline idg_u128
 distid_max(void)
 {
 	return (idg_u128) UINT64_C(10000000000000000000) * UINT64_C(1000000000) - 1;
-}
-
-static inline void
-distid_store(uint8_t out[DISTID_LEN], idg_u128 v)
-{
-	int			i;
-
-	for (i = DISTID_LEN - 1; i >= 0; i--)
-	{
-		out[i] = (uint8_t) v;
-		v >>= 8;
-	}
-}
-
-static inline idg_u128
-distid_load(const uint8_t in[DISTID_LEN])
-{
-	idg_u128	v = 0;
-	int			i;
-
-	for (i = 0; i < DISTID_LEN; i++)
-		v = (v << 8) | in[i];
-	return v;
 }
 
 static inline idg_u128
@@ -92,12 +66,6 @@ extern distid_parse_status distid_parse_decimal(const char *s, idg_u128 *out, si
 /* writes up to 28 digits and a NUL; out must hold 40 bytes */
 extern void distid_format_decimal(idg_u128 v, char *out);
 
-/* base62 alphabet 0-9A-Za-z, fixed-width big-endian blocks */
-extern void idg_base62_encode(uint64_t v, int width, char *out);
-/* one block; BLOCK_RANGE if it exceeds 2^64-1 */
-extern distid_parse_status idg_base62_decode(const char *s, int width, uint64_t *out,
-											 size_t *offset);
-
 extern void distid_to_alphanumeric(idg_u128 v, char out[DISTID_ALNUM_LEN + 1]);
 extern distid_parse_status distid_from_alphanumeric(const char *s, idg_u128 *out, size_t *offset);
 extern void distid_to_hex(idg_u128 v, char out[DISTID_HEX_LEN + 1]);
@@ -106,6 +74,7 @@ extern distid_parse_status distid_from_hex(const char *s, idg_u128 *out, size_t 
 /* 16-byte uuid <-> 22 chars; bigint (>= 0) <-> 11 chars */
 extern void uuid_to_alphanumeric(const uint8_t in[16], char out[UUID_ALNUM_LEN + 1]);
 extern distid_parse_status uuid_from_alphanumeric(const char *s, uint8_t out[16], size_t *offset);
+extern void bigint_to_alphanumeric(int64_t v, char out[BIGINT_ALNUM_LEN + 1]);	/* v >= 0 */
 extern distid_parse_status bigint_from_alphanumeric(const char *s, int64_t *out, size_t *offset);
 
 /*
@@ -136,8 +105,19 @@ typedef struct distid128_gen
 	uint64_t	prev_lo;		/* low 64 */
 } distid128_gen;
 
-/* now_ms: milliseconds since 1700-01-01Z; id is 16 big-endian bytes */
-extern distid_gen_status distid128_next(distid128_gen *g, uint64_t now_ms, idg_rand64_fn rnd,
-										void *ctx, uint8_t id[16]);
+/*
+ * DistributedId128 of millisecond ms (since 1700-01-01Z) and 75 random bits
+ * r75, as 16 big-endian bytes: the top 12 bits of r75 sit below the version
+ * nibble, the low 63 below the always-zero bit 64.
+ */
+#define DISTID128_RAND_BITS 75
+extern void distid128_pack(uint64_t ms, idg_u128 r75, uint8_t id[16]);
+
+/*
+ * now_ms: milliseconds since 1700-01-01Z, sub_ns: nanoseconds into it;
+ * id is 16 big-endian bytes
+ */
+extern distid_gen_status distid128_next(distid128_gen *g, uint64_t now_ms, uint32_t sub_ns,
+										idg_rand64_fn rnd, void *ctx, uint8_t id[16]);
 
 #endif							/* IDGEN_CORE_DISTID_H */

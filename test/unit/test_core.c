@@ -12,11 +12,13 @@
 #include <cmocka.h>
 
 #include "base36.h"
+#include "base62.h"
 #include "bytes.h"
 #include "distid.h"
 #include "publicid.h"
 #include "flaxid.h"
 #include "iuid_layout.h"
+#include "keyfile.h"
 #include "monotonic.h"
 #include "uuidtext.h"
 
@@ -50,6 +52,15 @@ rng_ones(void *ctx)
 
 static const idg_mono_cfg iuid_cfg = {
 	.rand_bits = IUID_RAND_BITS,
+	.inc_bits = 32,
+	.max_ms = IUID_MAX_MS,
+	.back_leeway_ms = 1000,
+};
+
+/* iuid's generator as the extension configures it: 12 bits of fraction */
+static const idg_mono_cfg iuid_frac_cfg = {
+	.rand_bits = IUID_RAND_BITS,
+	.frac_bits = 12,
 	.inc_bits = 32,
 	.max_ms = IUID_MAX_MS,
 	.back_leeway_ms = 1000,
@@ -261,7 +272,7 @@ test_mono_first_id(void **state)
 
 	(void) state;
 	/* a fresh field has its top bit clear, even from all-ones randomness */
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 5000, rng_ones, NULL), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 5000, 0, rng_ones, NULL), IDG_MONO_OK);
 	assert_true(st.valid);
 	assert_true(st.ms == 5000);
 	assert_true(st.rand == (UINT64_C(1) << 53) - 1);
@@ -276,11 +287,11 @@ test_mono_frozen_clock(void **state)
 	int			i;
 
 	(void) state;
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, 0, rng_splitmix, &seed), IDG_MONO_OK);
 	for (i = 0; i < 100000; i++)
 	{
 		prand = st.rand;
-		assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_splitmix, &seed), IDG_MONO_OK);
+		assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, 0, rng_splitmix, &seed), IDG_MONO_OK);
 		/* same millisecond, increment between 1 and 2^32 */
 		assert_true(st.ms == 1000);
 		assert_true(st.rand > prand);
@@ -294,11 +305,11 @@ test_mono_increment_at_least_one(void **state)
 	idg_mono	st = {0};
 
 	(void) state;
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_zero, NULL), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, 0, rng_zero, NULL), IDG_MONO_OK);
 	assert_true(st.rand == 0);
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_zero, NULL), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, 0, rng_zero, NULL), IDG_MONO_OK);
 	assert_true(st.rand == 1);
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_zero, NULL), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, 0, rng_zero, NULL), IDG_MONO_OK);
 	assert_true(st.rand == 2);
 }
 
@@ -308,12 +319,12 @@ test_mono_new_millisecond_fresh(void **state)
 	idg_mono	st = {0};
 
 	(void) state;
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_zero, NULL), IDG_MONO_OK);
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_zero, NULL), IDG_MONO_OK);
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_zero, NULL), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, 0, rng_zero, NULL), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, 0, rng_zero, NULL), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, 0, rng_zero, NULL), IDG_MONO_OK);
 	assert_true(st.rand == 2);
 	/* the next millisecond starts over from fresh randomness */
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1001, rng_zero, NULL), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1001, 0, rng_zero, NULL), IDG_MONO_OK);
 	assert_true(st.ms == 1001);
 	assert_true(st.rand == 0);
 }
@@ -328,18 +339,18 @@ test_mono_clock_back_500ms(void **state)
 	uint64_t	now;
 
 	(void) state;
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 100000, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 100000, 0, rng_splitmix, &seed), IDG_MONO_OK);
 	/* the clock steps back 500 ms and creeps forward again */
 	for (now = 99500; now <= 100000; now++)
 	{
 		pms = st.ms;
 		prand = st.rand;
-		assert_int_equal(idg_mono_next(&st, &iuid_cfg, now, rng_splitmix, &seed), IDG_MONO_OK);
+		assert_int_equal(idg_mono_next(&st, &iuid_cfg, now, 0, rng_splitmix, &seed), IDG_MONO_OK);
 		assert_true(st.ms == 100000);	/* keeps the last millisecond */
 		assert_true(after(&st, pms, prand));
 	}
 	/* past the last millisecond the clock is followed again */
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 100001, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 100001, 0, rng_splitmix, &seed), IDG_MONO_OK);
 	assert_true(st.ms == 100001);
 }
 
@@ -351,13 +362,13 @@ test_mono_clock_back_1s_edge(void **state)
 	uint64_t	prand;
 
 	(void) state;
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 100000, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 100000, 0, rng_splitmix, &seed), IDG_MONO_OK);
 	prand = st.rand;
 	/* exactly 1000 ms back is still within the leeway */
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 99000, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 99000, 0, rng_splitmix, &seed), IDG_MONO_OK);
 	assert_true(st.ms == 100000 && st.rand > prand);
 	/* 1001 ms back is not */
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 98999, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 98999, 0, rng_splitmix, &seed), IDG_MONO_OK);
 	assert_true(st.ms == 98999);
 }
 
@@ -370,15 +381,15 @@ test_mono_clock_back_5s(void **state)
 				prand;
 
 	(void) state;
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 100000, rng_splitmix, &seed), IDG_MONO_OK);
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 95000, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 100000, 0, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 95000, 0, rng_splitmix, &seed), IDG_MONO_OK);
 	/* beyond the leeway the clock is followed; uniqueness rests on the random bits */
 	assert_true(st.ms == 95000);
 	assert_true(st.rand < (UINT64_C(1) << 53));
 	/* and from there on ids increase again */
 	pms = st.ms;
 	prand = st.rand;
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 95000, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 95000, 0, rng_splitmix, &seed), IDG_MONO_OK);
 	assert_true(after(&st, pms, prand));
 }
 
@@ -392,20 +403,20 @@ test_mono_overflow_borrows(void **state)
 
 	(void) state;
 	/* an increment of 2^32 (all-ones randomness) cannot fit: borrow 1001 */
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_ones, NULL), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, 0, rng_ones, NULL), IDG_MONO_OK);
 	assert_true(st.ms == 1001);
 	assert_true(st.rand == (UINT64_C(1) << 53) - 1);
 
 	/* the clock still reads 1000: the borrowed millisecond is kept, ids increase */
 	pms = st.ms;
 	prand = st.rand;
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, 0, rng_splitmix, &seed), IDG_MONO_OK);
 	assert_true(st.ms == 1001 && after(&st, pms, prand));
 	pms = st.ms;
 	prand = st.rand;
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1001, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1001, 0, rng_splitmix, &seed), IDG_MONO_OK);
 	assert_true(st.ms == 1001 && after(&st, pms, prand));
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1002, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1002, 0, rng_splitmix, &seed), IDG_MONO_OK);
 	assert_true(st.ms == 1002);
 }
 
@@ -417,10 +428,10 @@ test_mono_overflow_boundary(void **state)
 
 	(void) state;
 	/* +1 fits exactly */
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_zero, NULL), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, 0, rng_zero, NULL), IDG_MONO_OK);
 	assert_true(st.ms == 1000 && st.rand == IUID_MAX_RAND);
 	/* +1 more does not */
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_zero, NULL), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, 0, rng_zero, NULL), IDG_MONO_OK);
 	assert_true(st.ms == 1001 && st.rand == 0);
 }
 
@@ -439,12 +450,12 @@ test_mono_burst_borrows_many(void **state)
 	 * increments of 2^32 to reach 2^54-1 exactly, so it holds 2^21+1 ids and
 	 * 3 * 2^21 more calls end in the third borrowed millisecond, 1002.
 	 */
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_ones, NULL), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, 0, rng_ones, NULL), IDG_MONO_OK);
 	for (i = 0; i < 3L * (1L << 21); i++)
 	{
 		pms = st.ms;
 		prand = st.rand;
-		assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_ones, NULL), IDG_MONO_OK);
+		assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, 0, rng_ones, NULL), IDG_MONO_OK);
 		if (!after(&st, pms, prand))
 			fail_msg("id %ld not increasing", i);
 	}
@@ -460,10 +471,10 @@ test_mono_time_range(void **state)
 
 	(void) state;
 	/* borrowing past the last millisecond fails and leaves the state alone */
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, IUID_MAX_MS, rng_splitmix, &seed),
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, IUID_MAX_MS, 0, rng_splitmix, &seed),
 					 IDG_MONO_TIME_RANGE);
 	assert_memory_equal(&st, &before, sizeof(st));
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, IUID_MAX_MS + 1, rng_splitmix, &seed),
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, IUID_MAX_MS + 1, 0, rng_splitmix, &seed),
 					 IDG_MONO_TIME_RANGE);
 	assert_memory_equal(&st, &before, sizeof(st));
 }
@@ -510,7 +521,7 @@ test_mono_random_walk(void **state)
 			default:
 				break;
 		}
-		assert_int_equal(idg_mono_next(&st, &iuid_cfg, now, rng_splitmix, &seed), IDG_MONO_OK);
+		assert_int_equal(idg_mono_next(&st, &iuid_cfg, now, 0, rng_splitmix, &seed), IDG_MONO_OK);
 		if (!had || now > pms)
 			assert_true(st.ms == now);
 		else if (pms - now <= 1000)
@@ -527,6 +538,152 @@ test_mono_random_walk(void **state)
 	/* the walk did exercise both kinds of step back */
 	assert_true(back_small > 100);
 	assert_true(back_big > 10);
+}
+
+/* the fraction of the millisecond, on top of 42 random bits */
+static void
+test_mono_frac_layout(void **state)
+{
+	idg_mono	st = {0};
+
+	(void) state;
+	/* 0.5 ms is 2048/4096; all-ones randomness fills the 42 bits below */
+	assert_int_equal(idg_mono_next(&st, &iuid_frac_cfg, 1000, 500000, rng_ones, NULL),
+					 IDG_MONO_OK);
+	assert_true(st.ms == 1000);
+	assert_true(st.rand == ((UINT64_C(2048) << 42) | ((UINT64_C(1) << 42) - 1)));
+	/* 999999 ns is the last of the 4096 steps (floor) */
+	assert_true(idg_mono_frac(999999, 12) == 4095);
+	assert_true(idg_mono_frac(244, 12) == 0);
+	assert_true(idg_mono_frac(245, 12) == 1);
+	/* a later fraction of the same millisecond takes a fresh field */
+	assert_int_equal(idg_mono_next(&st, &iuid_frac_cfg, 1000, 750000, rng_zero, NULL),
+					 IDG_MONO_OK);
+	assert_true(st.ms == 1000 && st.rand == UINT64_C(3072) << 42);
+	/* the same or an earlier fraction increments (by at least 1) */
+	assert_int_equal(idg_mono_next(&st, &iuid_frac_cfg, 1000, 750000, rng_zero, NULL),
+					 IDG_MONO_OK);
+	assert_true(st.ms == 1000 && st.rand == (UINT64_C(3072) << 42) + 1);
+	assert_int_equal(idg_mono_next(&st, &iuid_frac_cfg, 1000, 100, rng_zero, NULL),
+					 IDG_MONO_OK);
+	assert_true(st.ms == 1000 && st.rand == (UINT64_C(3072) << 42) + 2);
+	/* a new millisecond starts from its own fraction */
+	assert_int_equal(idg_mono_next(&st, &iuid_frac_cfg, 1001, 0, rng_ones, NULL),
+					 IDG_MONO_OK);
+	assert_true(st.ms == 1001 && st.rand == (UINT64_C(1) << 42) - 1);
+}
+
+/*
+ * Several backends, each with its own state and random source, take turns
+ * on one clock that moves at least one fraction step (245 ns) per call, as
+ * concurrent writers do: the ids, in the order they were made, must increase
+ * across backends too, which is what keeps a btree's inserts at its right
+ * edge.  Without the fraction each backend starts every millisecond at its
+ * own random point and about half of the turns go down.
+ */
+static void
+test_mono_frac_orders_backends(void **state)
+{
+	idg_mono	st[4] = {{0}};
+	uint64_t	seeds[4] = {1, 2, 3, 4};
+	uint64_t	walk = 77;
+	uint64_t	ms = 5000;
+	uint32_t	ns = 0;
+	uint64_t	pms = 0,
+				prand = 0;
+	int			i;
+
+	(void) state;
+	for (i = 0; i < 100000; i++)
+	{
+		uint64_t	r = rng_splitmix(&walk);
+		int			b = (int) (r % 4);
+
+		ns += 245 + (uint32_t) ((r >> 8) % 5000);
+		if (ns >= 1000000)
+		{
+			ms++;
+			ns -= 1000000;
+		}
+		assert_int_equal(idg_mono_next(&st[b], &iuid_frac_cfg, ms, ns, rng_splitmix, &seeds[b]),
+						 IDG_MONO_OK);
+		if (i > 0 && !after(&st[b], pms, prand))
+			fail_msg("id %d of backend %d is not after the previous id of any backend", i, b);
+		pms = st[b].ms;
+		prand = st[b].rand;
+	}
+}
+
+/* a frozen clock still increases, by increments, and borrows on overflow */
+static void
+test_mono_frac_frozen_and_borrow(void **state)
+{
+	uint64_t	seed = 5;
+	idg_mono	st = {0};
+	uint64_t	pms,
+				prand;
+	long		i;
+
+	(void) state;
+	assert_int_equal(idg_mono_next(&st, &iuid_frac_cfg, 1000, 999999, rng_splitmix, &seed),
+					 IDG_MONO_OK);
+	for (i = 0; i < 3000000; i++)
+	{
+		pms = st.ms;
+		prand = st.rand;
+		assert_int_equal(idg_mono_next(&st, &iuid_frac_cfg, 1000, 999999, rng_splitmix, &seed),
+						 IDG_MONO_OK);
+		if (!after(&st, pms, prand))
+			fail_msg("id %ld not increasing", i);
+		if (st.ms == pms && st.rand - prand > (UINT64_C(1) << 32))
+			fail_msg("increment of id %ld above 2^32", i);
+	}
+	/* the last fraction leaves 2^42 for increments: the clock was borrowed */
+	assert_true(st.ms > 1000);
+	/* the real clock catching up with the borrowed millisecond increments */
+	pms = st.ms;
+	prand = st.rand;
+	assert_int_equal(idg_mono_next(&st, &iuid_frac_cfg, pms, 0, rng_splitmix, &seed),
+					 IDG_MONO_OK);
+	assert_true(after(&st, pms, prand));
+}
+
+/* two DistributedId128 generators on one moving clock: made in order */
+static void
+test_distid128_frac_orders_backends(void **state)
+{
+	distid128_gen g[2] = {{0}};
+	uint64_t	seeds[2] = {11, 12};
+	uint64_t	walk = 3;
+	uint8_t		id[16],
+				prev[16] = {0};
+	uint64_t	ms = UINT64_C(10000000000000);
+	uint32_t	ns = 0;
+	int			i;
+
+	(void) state;
+	for (i = 0; i < 50000; i++)
+	{
+		uint64_t	r = rng_splitmix(&walk);
+		int			b = (int) (r & 1);
+
+		ns += 245 + (uint32_t) ((r >> 8) % 3000);
+		if (ns >= 1000000)
+		{
+			ms++;
+			ns -= 1000000;
+		}
+		assert_int_equal(distid128_next(&g[b], ms, ns, rng_splitmix, &seeds[b], id),
+						 DISTID_GEN_OK);
+		/* every call is a later fraction: fresh, the fraction in the 12 bits after the version */
+		assert_true((idg_load_be64(id) >> 16) == ms);
+		assert_true((idg_load_be64(id) & 0xFFF) == idg_mono_frac(ns, 12));
+		assert_int_equal(id[6] >> 4, 7);
+		assert_int_equal(id[8] >> 7, 0);
+		if (i > 0 && memcmp(id, prev, 16) <= 0)
+			fail_msg("DistributedId128 %d of generator %d not after the previous one", i, b);
+		memcpy(prev, id, 16);
+	}
 }
 
 static void
@@ -793,8 +950,8 @@ test_distid_vectors(void **state)
 		assert_true(w == v);
 		assert_int_equal(distid_from_hex(distid_vectors[i].hex, &w, &off), DISTID_PARSE_OK);
 		assert_true(w == v);
-		distid_store(bytes, v);
-		assert_true(distid_load(bytes) == v);
+		idg_store_be96(bytes, v);
+		assert_true(idg_load_be96(bytes) == v);
 	}
 	/* SPEC: the vector's timestamp is 2022-07-31 18:33:00.285 UTC = 3868281180285 ms since 1900 */
 	{
@@ -1014,6 +1171,36 @@ test_distid_gen_zero_random(void **state)
 	assert_true((uint64_t) (id & 0xFFFFFFFFFFFF) == 2 + (UINT64_C(1) << 41) - 1);
 }
 
+/*
+ * distid128_pack: SPEC's layout, vectors from test/vectors/time_bounds.py's
+ * formula (ts48 | 7 | top 12 of r75 | 0 | low 63 of r75).
+ */
+static void
+test_distid128_pack(void **state)
+{
+	/* 2023-07-24 17:59:43.916 UTC, ms since 1700 */
+	const uint64_t ms = UINT64_C(0x094954a8622c);
+	static const uint8_t least[16] = {
+		0x09, 0x49, 0x54, 0xa8, 0x62, 0x2c, 0x70, 0x00,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
+	static const uint8_t greatest[16] = {
+		0x09, 0x49, 0x54, 0xa8, 0x62, 0x2c, 0x7f, 0xff,
+		0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+	/* r75 = 2^74 | 2^63 | 5: its top bit and the bit that crosses bit 64 */
+	static const uint8_t mixed[16] = {
+		0x09, 0x49, 0x54, 0xa8, 0x62, 0x2c, 0x78, 0x01,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x05};
+	uint8_t		id[16];
+
+	(void) state;
+	distid128_pack(ms, 0, id);
+	assert_memory_equal(id, least, 16);
+	distid128_pack(ms, ((idg_u128) 1 << DISTID128_RAND_BITS) - 1, id);
+	assert_memory_equal(id, greatest, 16);
+	distid128_pack(ms, ((idg_u128) 1 << 74) | ((idg_u128) 1 << 63) | 5, id);
+	assert_memory_equal(id, mixed, 16);
+}
+
 static void
 test_distid128_gen(void **state)
 {
@@ -1028,7 +1215,7 @@ test_distid128_gen(void **state)
 		uint8_t		id[16];
 		distid_gen_status st;
 
-		while ((st = distid128_next(&g, c.now, rng_splitmix, &c.seed, id)) == DISTID_GEN_SLEEP)
+		while ((st = distid128_next(&g, c.now, 0, rng_splitmix, &c.seed, id)) == DISTID_GEN_SLEEP)
 		{
 			c.sleeps++;
 			c.now++;
@@ -1047,19 +1234,19 @@ test_distid128_gen(void **state)
 static void
 test_distid128_gen_overflow(void **state)
 {
-	/* all-ones randomness: start at 2^75-1 - nothing fits, so sleep */
+	/* all-ones randomness, last fraction: start at 2^75-1 - nothing fits, so sleep */
 	distid128_gen g = {0};
 	uint8_t		id[16];
 
 	(void) state;
-	assert_int_equal(distid128_next(&g, 1000, rng_ones, NULL, id), DISTID_GEN_OK);
+	assert_int_equal(distid128_next(&g, 1000, 999999, rng_ones, NULL, id), DISTID_GEN_OK);
 	assert_true(g.prev_hi == 0x7FF && g.prev_lo == UINT64_MAX);
-	assert_int_equal(distid128_next(&g, 1000, rng_ones, NULL, id), DISTID_GEN_SLEEP);
-	assert_int_equal(distid128_next(&g, 1000 - 999, rng_ones, NULL, id), DISTID_GEN_SLEEP);
+	assert_int_equal(distid128_next(&g, 1000, 999999, rng_ones, NULL, id), DISTID_GEN_SLEEP);
+	assert_int_equal(distid128_next(&g, 1000 - 999, 999999, rng_ones, NULL, id), DISTID_GEN_SLEEP);
 	/* the clock a second or more behind: follow it */
-	assert_int_equal(distid128_next(&g, 1000 - 1000, rng_ones, NULL, id), DISTID_GEN_OK);
+	assert_int_equal(distid128_next(&g, 1000 - 1000, 999999, rng_ones, NULL, id), DISTID_GEN_OK);
 	assert_true(g.prev_ts == 0);
-	assert_int_equal(distid128_next(&g, 1001, rng_ones, NULL, id), DISTID_GEN_OK);
+	assert_int_equal(distid128_next(&g, 1001, 999999, rng_ones, NULL, id), DISTID_GEN_OK);
 	assert_true(g.prev_ts == 1001);
 }
 
@@ -1127,6 +1314,140 @@ test_pubid_guid_order(void **state)
 	memcpy(out, c, 16);
 	pubid_guid_order(out, out);
 	assert_memory_equal(out, u, 16);
+}
+
+/* ---------- public-id key files ---------- */
+
+/* expected bytes from Python's base64 module, not from the code under test */
+static const uint8_t spec_key[32] = {
+	0x93, 0xb7, 0xc1, 0x0c, 0x97, 0x10, 0x6a, 0x6d, 0x36, 0x86, 0xc0, 0x72, 0x68, 0xe5, 0x8f, 0x78,
+	0xfd, 0x82, 0xa9, 0xe0, 0xde, 0x19, 0x7b, 0xeb, 0x3d, 0x49, 0x04, 0x01, 0x00, 0x6d, 0x00, 0x57};
+
+/* the status and line of the first thing keyfile_next() stops at in text */
+static keyfile_status
+keyfile_first(const char *text, size_t len, int *line, uint8_t key[KEYFILE_MAX_KEY], int *keylen)
+{
+	keyfile_reader r;
+	keyfile_status st;
+
+	keyfile_init(&r, text, len);
+	st = keyfile_next(&r, key, keylen);
+	*line = r.line;
+	return st;
+}
+
+static void
+test_keyfile_keys(void **state)
+{
+	static const char text[] =
+		"# public id keys\n"
+		"\n"
+		"  k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc=  # active since June\r\n"
+		"\t\r\n"
+		"AAECAwQFBgcICQoLDA0ODw==\n"
+		"   # AES-192, retired\n"
+		"AAECAwQFBgcICQoLDA0ODxAREhMUFRYX";	/* no final newline */
+	uint8_t		key[KEYFILE_MAX_KEY];
+	uint8_t		seq[24];
+	int			len = 0;
+	int			i;
+	keyfile_reader r;
+
+	(void) state;
+	for (i = 0; i < 24; i++)
+		seq[i] = (uint8_t) i;
+	keyfile_init(&r, text, strlen(text));
+	assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_KEY);
+	assert_int_equal(r.line, 3);
+	assert_int_equal(len, 32);
+	assert_memory_equal(key, spec_key, 32);
+	assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_KEY);
+	assert_int_equal(r.line, 5);
+	assert_int_equal(len, 16);
+	assert_memory_equal(key, seq, 16);
+	assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_KEY);
+	assert_int_equal(r.line, 7);
+	assert_int_equal(len, 24);
+	assert_memory_equal(key, seq, 24);
+	assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_END);
+	assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_END);
+
+	/* nothing but comments and blanks */
+	keyfile_init(&r, "# none yet\n\n  \n", 15);
+	assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_END);
+	keyfile_init(&r, "", 0);
+	assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_END);
+
+	/* the partial last group of each padding, with bits at both its ends */
+	memset(seq, 0xFF, sizeof(seq));
+	keyfile_init(&r, "////////////////////////////////////////gAE=\n/////////////////////w==", 69);
+	assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_KEY);
+	assert_int_equal(len, 32);
+	assert_memory_equal(key, seq, 24);
+	assert_memory_equal(key + 24, seq, 6);
+	assert_int_equal(key[30], 0x80);
+	assert_int_equal(key[31], 0x01);
+	assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_KEY);
+	assert_int_equal(len, 16);
+	assert_memory_equal(key, seq, 16);
+}
+
+static void
+test_keyfile_errors(void **state)
+{
+	static const struct
+	{
+		const char *text;
+		keyfile_status status;
+		int			line;
+		int			keylen;		/* for KEYFILE_BAD_LENGTH */
+	}			cases[] = {
+		{"not base64!\n", KEYFILE_NOT_BASE64, 1, 0},
+		{"#\n\nAAECAwQFBgcICQoLDA0ODw\n", KEYFILE_NOT_BASE64, 3, 0},	/* no padding */
+		{"AAECAwQFBgcICQoLDA0ODw=\n", KEYFILE_NOT_BASE64, 1, 0},
+		{"AAECAwQFBgcI CQoLDA0ODw==\n", KEYFILE_NOT_BASE64, 1, 0},	/* inner space */
+		{"AAECAwQFBgcICQoLDA0ODw==AAAA\n", KEYFILE_NOT_BASE64, 1, 0},
+		{"AAECAwQFBgcICQoLDA0ODw=x\n", KEYFILE_NOT_BASE64, 1, 0},
+		{"AAECAwQFBgcICQoLDA0ODw-_\n", KEYFILE_NOT_BASE64, 1, 0},	/* url-safe alphabet */
+		{"====\n", KEYFILE_NOT_BASE64, 1, 0},
+		{"AAECAwQFBgcICQoLDA0O\n", KEYFILE_BAD_LENGTH, 1, 15},
+		{"\n\nAAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8g\n", KEYFILE_BAD_LENGTH, 3, 33},
+		{"AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4v", KEYFILE_BAD_LENGTH, 1, 48},
+		{"AAAA\n", KEYFILE_BAD_LENGTH, 1, 3},
+	};
+	uint8_t		key[KEYFILE_MAX_KEY];
+	size_t		i;
+
+	(void) state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	{
+		int			line = 0;
+		int			len = -1;
+		keyfile_reader r;
+
+		assert_int_equal(keyfile_first(cases[i].text, strlen(cases[i].text), &line, key, &len),
+						 cases[i].status);
+		assert_int_equal(line, cases[i].line);
+		if (cases[i].status == KEYFILE_BAD_LENGTH)
+			assert_int_equal(len, cases[i].keylen);
+		/* after an error the reader stops */
+		keyfile_init(&r, cases[i].text, strlen(cases[i].text));
+		(void) keyfile_next(&r, key, &len);
+		assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_END);
+	}
+
+	/* a valid key, then a NUL byte on line 2: not a text file */
+	{
+		static const char text[] = "AAECAwQFBgcICQoLDA0ODw==\nAA\0A\n";
+		keyfile_reader r;
+		int			len;
+
+		keyfile_init(&r, text, sizeof(text) - 1);
+		assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_KEY);
+		assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_NUL);
+		assert_int_equal(r.line, 2);
+		assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_END);
+	}
 }
 
 /* ---------- flaxid ---------- */
@@ -1231,6 +1552,9 @@ main(void)
 		cmocka_unit_test(test_mono_burst_borrows_many),
 		cmocka_unit_test(test_mono_time_range),
 		cmocka_unit_test(test_mono_random_walk),
+		cmocka_unit_test(test_mono_frac_layout),
+		cmocka_unit_test(test_mono_frac_orders_backends),
+		cmocka_unit_test(test_mono_frac_frozen_and_borrow),
 		cmocka_unit_test(test_mono_backfill),
 		cmocka_unit_test(test_b36_vectors),
 		cmocka_unit_test(test_b36_order_roundtrip),
@@ -1246,10 +1570,14 @@ main(void)
 		cmocka_unit_test(test_distid_gen_sustained_rate),
 		cmocka_unit_test(test_distid_gen_rewind),
 		cmocka_unit_test(test_distid_gen_zero_random),
+		cmocka_unit_test(test_distid128_pack),
 		cmocka_unit_test(test_distid128_gen),
 		cmocka_unit_test(test_distid128_gen_overflow),
+		cmocka_unit_test(test_distid128_frac_orders_backends),
 		cmocka_unit_test(test_pubid_layouts),
 		cmocka_unit_test(test_pubid_guid_order),
+		cmocka_unit_test(test_keyfile_keys),
+		cmocka_unit_test(test_keyfile_errors),
 		cmocka_unit_test(test_flaxid_vectors),
 		cmocka_unit_test(test_flaxid_parse_errors),
 	};
