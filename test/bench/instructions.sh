@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Instructions per generated id (valgrind's callgrind: a count, not a time,
+# so it repeats on a busy machine) for two revisions of idgen side by side:
+#
+#   bash test/bench/instructions.sh OLD_REV [NEW_REV]     (NEW_REV: HEAD)
+#
+# Each revision is built and installed into a private tree; a single-user
+# backend runs SELECT count(f()) FROM generate_series(1, n) for n = 100,000
+# and 200,000, and the difference divided by 100,000 is the cost of one call
+# with the loop; the bare loop (count(1)) is measured the same way.
+source "$(dirname "$0")/../../tools/lib.sh"
+
+OLD=${1:?usage: instructions.sh OLD_REV [NEW_REV]}
+NEW=${2:-HEAD}
+IDGEN_PACKAGES+=(valgrind)
+idgen_deps
+idgen_workdir
+
+# install REV into $IDGEN_WORK/NAME with an initialised data directory
+install_rev() {
+	local d=$IDGEN_WORK/$1 work=$IDGEN_WORK
+	mkdir -p "$d/build"
+	git -C "$IDGEN_ROOT" archive "$2" | tar -C "$d/build" -xf -
+	make -s -C "$d/build" PG_CONFIG="$PG_CONFIG" >"$d/build.log" 2>&1
+	# idgen_install puts the server and the build into $IDGEN_WORK/install
+	IDGEN_WORK=$d IDGEN_BUILD=$d/build
+	idgen_install
+	IDGEN_WORK=$work
+	echo "$PG_BIN" >"$d/bindir"
+	[ "$(id -u)" -eq 0 ] && chown -R "$SERVER_USER" "$d"
+	as_server "$PG_BIN/initdb" -D "$d/data" -U postgres -A trust --no-sync >/dev/null
+	echo "CREATE EXTENSION idgen;" |
+		as_server "$PG_BIN/postgres" --single -D "$d/data" postgres >/dev/null 2>&1
+}
+
+# instructions NAME SQL: instructions a single-user backend spends on SQL
+instructions() {
+	local d=$IDGEN_WORK/$1
+	echo "$2" | (cd "$d" && as_server valgrind --tool=callgrind --callgrind-out-file="$d/cg.out" \
+		"$(cat "$d/bindir")/postgres" --single -D "$d/data" -c jit=off postgres >/dev/null 2>"$d/vg.log")
+	grep -o 'Collected : [0-9]*' "$d/vg.log" | awk '{print $3}'
+}
+
+per_call() {
+	local a b
+	a=$(instructions "$1" "SELECT count($2) FROM generate_series(1, 100000);")
+	b=$(instructions "$1" "SELECT count($2) FROM generate_series(1, 200000);")
+	echo $(((b - a) / 100000))
+}
+
+install_rev old "$OLD"
+install_rev new "$NEW"
+loop_old=$(per_call old 1)
+loop_new=$(per_call new 1)
+echo "| call | $OLD | $NEW | change |"
+echo "|---|---:|---:|---:|"
+for f in "iuid_generate(1, 1)" "flaxid_generate()" "distid128_generate()" "distid_generate()"; do
+	o=$(($(per_call old "$f") - loop_old))
+	n=$(($(per_call new "$f") - loop_new))
+	echo "| \`$f\` | $o | $n | $(awk -v o="$o" -v n="$n" 'BEGIN {printf "%+.1f %%", (n - o) * 100 / o}') |"
+done
+echo "(instructions per call net of the bare loop: $loop_old and $loop_new)"
