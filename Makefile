@@ -11,7 +11,8 @@ OBJS = src/idgen.o src/random.o src/shmem.o src/fixedid.o src/iuid.o src/base36i
 # AES for public ids, from the libcrypto PostgreSQL itself links
 SHLIB_LINK += -lcrypto
 
-DATA = $(wildcard sql/idgen--*.sql)
+# relative to the source directory, also in VPATH builds (pg_buildext builds in build-<version>/)
+DATA = $(patsubst $(srcdir)/%,%,$(wildcard $(srcdir)/sql/idgen--*.sql))
 
 # pg_regress inputs sql/<name>.sql, outputs expected/<name>.out
 REGRESS = setup iuid base36id distid publicid flaxid markings
@@ -21,5 +22,10 @@ PG_CPPFLAGS = -I$(srcdir)/src
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+# a VPATH build writes objects into a tree of its own
+ifdef VPATH
+$(shell mkdir -p src/core)
+endif
 
 $(OBJS): $(wildcard $(srcdir)/src/*.h $(srcdir)/src/core/*.h)
