@@ -3,9 +3,11 @@
 # (libFuzzer), pg_regress against a scratch cluster, and the TAP tests
 # (PostgreSQL::Test::Cluster).  Ends with one line "idgen: N passed, M failed".
 source "$(dirname "$0")/lib.sh"
+source "$IDGEN_ROOT/test/package/run.sh"
 
 PASSED=0
 FAILED=0
+SKIPPED=0
 FAILED_SUITES=()
 
 # record SUITE PASSED FAILED
@@ -14,6 +16,26 @@ record() {
 	FAILED=$((FAILED + $3))
 	[ "$3" -eq 0 ] || FAILED_SUITES+=("$1")
 	say "$1: $2 passed, $3 failed"
+}
+
+# record_log SUITE LOG EXIT: the last "NAME: N passed, M failed" line a
+# program wrote to LOG; a failure if it is missing or the program exited
+# non-zero without counting a failure.
+record_log() {
+	local line p f
+	line=$(grep -E "^[a-z-]+: [0-9]+ passed, [0-9]+ failed$" "$2" | tail -n 1 || true)
+	p=$(echo "$line" | sed -n 's/.*: \([0-9]*\) passed.*/\1/p')
+	f=$(echo "$line" | sed -n 's/.*, \([0-9]*\) failed$/\1/p')
+	p=${p:-0} f=${f:-0}
+	[ "$3" -eq 0 ] || [ "$f" -gt 0 ] || f=1
+	grep -v '^ok - ' "$2" || true
+	record "$1" "$p" "$f"
+}
+
+# skip SUITE N WHY
+skip() {
+	SKIPPED=$((SKIPPED + $2))
+	say "$1: $2 skipped: $3"
 }
 
 run_unit() {
@@ -38,8 +60,9 @@ run_fuzz() {
 	fi
 }
 
+# run_regress [SUITE]: pg_regress against the running cluster
 run_regress() {
-	local out=$IDGEN_WORK/regress p f
+	local name=${1:-regress} out=$IDGEN_WORK/${1:-regress} p f
 	mkdir -p "$out"
 	if make -s -C "$IDGEN_BUILD" PG_CONFIG="$PG_CONFIG" installcheck \
 		EXTRA_REGRESS_OPTS="--outputdir=$out" >"$out/make.log" 2>&1; then :; fi
@@ -48,7 +71,7 @@ run_regress() {
 	p=$(grep -cE '^(ok|test) .* ok( |$)|^ok [0-9]+ ' "$out/make.log" || true)
 	f=$(grep -cE 'FAILED|failed \(' "$out/make.log" || true)
 	[ "$p" -gt 0 ] || [ "$f" -gt 0 ] || f=1
-	record regress "$p" "$f"
+	record "$name" "$p" "$f"
 }
 
 run_tap() {
@@ -87,7 +110,9 @@ run_regress
 idgen_cluster_stop
 say "TAP tests"
 run_tap
+say "packaging: META.json, the Debian package"
+run_package
 
 [ ${#FAILED_SUITES[@]} -eq 0 ] || say "failing suites: ${FAILED_SUITES[*]}"
-echo "idgen: $PASSED passed, $FAILED failed"
+echo "idgen: $PASSED passed, $FAILED failed$([ "$SKIPPED" -eq 0 ] || echo ", $SKIPPED skipped")"
 [ "$FAILED" -eq 0 ]
