@@ -23,7 +23,7 @@ JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idgen'
 WHERE d.deptype = 'e' AND p.prokind = 'f'
   AND ((p.proname ~ '_(eq|ne|lt|le|gt|ge|cmp)$'
         AND NOT (p.provolatile = 'i' AND p.proisstrict AND p.proparallel = 's' AND p.proleakproof))
-    OR (p.proname ~ '_generate$' AND NOT (p.provolatile = 'v' AND p.proparallel = 's'))
+    OR (p.proname ~ '_generate$' AND NOT (p.provolatile = 'v' AND p.proparallel = 'r'))
     -- the keyless public id functions read a setting: STABLE
     OR (p.proname ~ '^public_id' AND p.pronargs = 1
         AND NOT (p.provolatile = 's' AND p.proisstrict AND p.proparallel = 's'))

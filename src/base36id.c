@@ -13,6 +13,7 @@
  * comes from a second no id can have been issued in.
  */
 #include "idgen.h"
+#include "shmem.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -22,6 +23,7 @@
 #include "miscadmin.h"
 #include "storage/fd.h"
 #include "storage/latch.h"
+#include "utils/guc.h"
 #include "utils/wait_event.h"
 
 #define STATE_FILE "idgen_base36id.state"
@@ -42,6 +44,9 @@ typedef struct base36id_shared
 } base36id_shared;
 
 static base36id_shared *shared = NULL;
+
+/* idgen.worker_id, -1 while unset */
+static int	worker_id = -1;
 
 static const idgen_time_span base36id_span = {
 	.typname = "base36id",
@@ -124,14 +129,8 @@ state_file_write(int64 second)
 		fsync_fname(".", true);
 }
 
-Size
-base36id_shmem_size(void)
-{
-	return sizeof(base36id_shared);
-}
-
-void
-base36id_shmem_init(void *ptr, bool found, LWLock *lock)
+static void
+base36id_shmem_init(void *ptr, bool found, LWLockPadded *locks)
 {
 	int64		hw;
 	int			i;
@@ -142,17 +141,32 @@ base36id_shmem_init(void *ptr, bool found, LWLock *lock)
 
 	/* no id may come from a second that may already have been used */
 	hw = Max(state_file_read(), clock_second());
-	shared->lock = lock;
+	shared->lock = &locks[0].lock;
 	shared->durable = hw;
 	for (i = 0; i < B36_WORKERS; i++)
 		b36_state_init(&shared->workers[i], hw);
+}
+
+void
+base36id_init(void)
+{
+	/* the administrator's choice, the same for every session: SIGHUP */
+	DefineCustomIntVariable("idgen.worker_id",
+							"Worker number (0 to 35) that base36id_generate() writes into ids.",
+							"-1 means unset; base36id_generate() refuses to run until it is set.",
+							&worker_id,
+							-1, -1, 35,
+							PGC_SIGHUP,
+							0,
+							NULL, NULL, NULL);
+	idgen_shmem_request("idgen_base36id", sizeof(base36id_shared), 1, base36id_shmem_init);
 }
 
 PG_FUNCTION_INFO_V1(base36id_generate);
 Datum
 base36id_generate(PG_FUNCTION_ARGS)
 {
-	int			worker = idgen_worker_id;
+	int			worker = worker_id;
 
 	if (shared == NULL)
 		ereport(ERROR,

@@ -3,6 +3,7 @@
  * alphanumeric forms of Architect.Identities 2.x.
  */
 #include "idgen.h"
+#include "random.h"
 
 #include "core/bytes.h"
 #include "core/distid.h"
@@ -66,7 +67,7 @@ distid_datum(idg_u128 v)
 {
 	distid	   *result = palloc(sizeof(distid));
 
-	distid_store(result->data, v);
+	idg_store_be96(result->data, v);
 	return PointerGetDatum(result);
 }
 
@@ -128,7 +129,7 @@ distid_out(PG_FUNCTION_ARGS)
 {
 	char	   *out = palloc(40);
 
-	distid_format_decimal(distid_load(PG_GETARG_DISTID_P(0)->data), out);
+	distid_format_decimal(idg_load_be96(PG_GETARG_DISTID_P(0)->data), out);
 	PG_RETURN_CSTRING(out);
 }
 
@@ -137,7 +138,7 @@ Datum
 distid_recv(PG_FUNCTION_ARGS)
 {
 	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
-	idg_u128	v = distid_load((const uint8 *) pq_getmsgbytes(buf, DISTID_LEN));
+	idg_u128	v = idg_load_be96((const uint8 *) pq_getmsgbytes(buf, DISTID_LEN));
 
 	if (v > distid_max())
 		ereport(ERROR,
@@ -164,7 +165,7 @@ distid_to_numeric(PG_FUNCTION_ARGS)
 {
 	char		text[40];
 
-	distid_format_decimal(distid_load(PG_GETARG_DISTID_P(0)->data), text);
+	distid_format_decimal(idg_load_be96(PG_GETARG_DISTID_P(0)->data), text);
 	return DirectFunctionCall3(numeric_in, CStringGetDatum(text),
 							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
 }
@@ -249,7 +250,7 @@ PG_FUNCTION_INFO_V1(distid_timestamp);
 Datum
 distid_timestamp(PG_FUNCTION_ARGS)
 {
-	idg_u128	v = distid_load(PG_GETARG_DISTID_P(0)->data);
+	idg_u128	v = idg_load_be96(PG_GETARG_DISTID_P(0)->data);
 
 	PG_RETURN_TIMESTAMPTZ(idgen_units_to_timestamp(distid_ts(v), &distid_span));
 }
@@ -269,7 +270,7 @@ distid_to_alphanumeric_sql(PG_FUNCTION_ARGS)
 {
 	char		out[DISTID_ALNUM_LEN + 1];
 
-	distid_to_alphanumeric(distid_load(PG_GETARG_DISTID_P(0)->data), out);
+	distid_to_alphanumeric(idg_load_be96(PG_GETARG_DISTID_P(0)->data), out);
 	PG_RETURN_TEXT_P(cstring_to_text(out));
 }
 
@@ -292,7 +293,7 @@ distid_to_hex_sql(PG_FUNCTION_ARGS)
 {
 	char		out[DISTID_HEX_LEN + 1];
 
-	distid_to_hex(distid_load(PG_GETARG_DISTID_P(0)->data), out);
+	distid_to_hex(idg_load_be96(PG_GETARG_DISTID_P(0)->data), out);
 	PG_RETURN_TEXT_P(cstring_to_text(out));
 }
 
@@ -387,8 +388,7 @@ bigint_to_alphanumeric_sql(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 				 errmsg("bigint " INT64_FORMAT " has no alphanumeric form", v),
 				 errdetail("Only values from 0 to 9223372036854775807 are encoded.")));
-	idg_base62_encode((uint64) v, BIGINT_ALNUM_LEN, out);
-	out[BIGINT_ALNUM_LEN] = '\0';
+	bigint_to_alphanumeric(v, out);
 	PG_RETURN_TEXT_P(cstring_to_text(out));
 }
 

@@ -33,14 +33,14 @@ flaxid_datum(idg_u128 v)
 {
 	uint8	   *result = palloc(FLAXID_LEN);
 
-	distid_store(result, v);	/* the same 12-byte big-endian layout */
+	idg_store_be96(result, v);
 	return PointerGetDatum(result);
 }
 
 static idg_u128
 flaxid_arg(FunctionCallInfo fcinfo)
 {
-	return distid_load((const uint8 *) PG_GETARG_POINTER(0));
+	return idg_load_be96((const uint8 *) PG_GETARG_POINTER(0));
 }
 
 PG_FUNCTION_INFO_V1(flaxid_in);

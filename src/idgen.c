@@ -3,6 +3,7 @@
  * shared by all id types.
  */
 #include "idgen.h"
+#include "random.h"
 
 #include <time.h>
 
@@ -16,41 +17,14 @@ PG_MODULE_MAGIC;
 #define UNIX_TO_PG_EPOCH_MS \
 	((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY * 1000)
 
-int			idgen_worker_id = -1;
-
 void		_PG_init(void);
 
 void
 _PG_init(void)
 {
-	/* the administrator's choice, the same for every session: SIGHUP */
-	DefineCustomIntVariable("idgen.worker_id",
-							"Worker number (0 to 35) that base36id_generate() writes into ids.",
-							"-1 means unset; base36id_generate() refuses to run until it is set.",
-							&idgen_worker_id,
-							-1, -1, 35,
-							PGC_SIGHUP,
-							0,
-							NULL, NULL, NULL);
-	/* a secret: superusers set it, nobody else reads it */
-	DefineCustomStringVariable("idgen.public_id_key",
-							   "Base64-encoded AES key (16, 24 or 32 bytes) for public ids.",
-							   "Used by public_id() and public_id_to_*() when no key is passed.",
-							   &idgen_public_id_key_text,
-							   "",
-							   PGC_SUSET,
-							   GUC_SUPERUSER_ONLY | GUC_NO_SHOW_ALL,
-							   idgen_public_id_key_check,
-							   idgen_public_id_key_assign,
-							   idgen_public_id_key_show);
-#if PG_VERSION_NUM >= 150000
+	base36id_init();
+	publicid_init();
 	MarkGUCPrefixReserved("idgen");
-#else
-	EmitWarningsOnPlaceholders("idgen");
-#endif
-
-	if (process_shared_preload_libraries_in_progress)
-		idgen_shmem_register();
 }
 
 uint64

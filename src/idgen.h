@@ -1,5 +1,6 @@
 /*
- * idgen.h — pieces shared by the per-type files of the idgen extension.
+ * idgen.h — pieces shared by the per-type files of the idgen extension:
+ * module initialisation, the clock, time spans and input errors.
  */
 #ifndef IDGEN_H
 #define IDGEN_H
@@ -7,31 +8,16 @@
 #include "postgres.h"
 
 #include "fmgr.h"
-#include "storage/lwlock.h"
-#include "utils/guc.h"
 #include "utils/timestamp.h"
 
 #include "core/monotonic.h"
 
-/* random.c: cryptographically strong bytes, buffered per process */
-extern void idgen_random_bytes(void *dst, size_t len);
-extern uint64 idgen_random_u64(void *ctx);	/* an idg_rand64_fn */
-
-/* idgen.c: settings */
-extern int	idgen_worker_id;	/* idgen.worker_id, -1 while unset */
-
-/* publicid.c: hooks of idgen.public_id_key */
-extern char *idgen_public_id_key_text;
-extern bool idgen_public_id_key_check(char **newval, void **extra, GucSource source);
-extern void idgen_public_id_key_assign(const char *newval, void *extra);
-extern const char *idgen_public_id_key_show(void);
-
-/* shmem.c: shared memory, only when loaded by shared_preload_libraries */
-extern void idgen_shmem_register(void);
-
-/* base36id.c: its shared state, set up by shmem.c */
-extern Size base36id_shmem_size(void);
-extern void base36id_shmem_init(void *ptr, bool found, LWLock *lock);
+/*
+ * Called by _PG_init: each piece defines its own settings and asks for its
+ * own shared memory (shmem.h).
+ */
+extern void base36id_init(void);
+extern void publicid_init(void);
 
 /* idgen.c: clock and timestamp conversions */
 extern uint64 idgen_clock_ms(void);

@@ -14,6 +14,7 @@
 
 #include "common/base64.h"
 #include "miscadmin.h"
+#include "core/distid.h"
 #include "core/publicid.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
@@ -26,7 +27,7 @@ typedef struct aes_key
 } aes_key;
 
 /* the setting: its text, and the key its check hook decoded */
-char	   *idgen_public_id_key_text = NULL;
+static char *idgen_public_id_key_text = NULL;
 static const aes_key *setting_key = NULL;
 
 /* the expanded key of the last key used in this backend */
@@ -43,7 +44,7 @@ key_length_ok(int len)
 	return len == 16 || len == 24 || len == 32;
 }
 
-bool
+static bool
 idgen_public_id_key_check(char **newval, void **extra, GucSource source)
 {
 	const char *s = *newval;
@@ -83,19 +84,35 @@ idgen_public_id_key_check(char **newval, void **extra, GucSource source)
 	return true;
 }
 
-void
+static void
 idgen_public_id_key_assign(const char *newval, void *extra)
 {
 	setting_key = extra;
 }
 
 /* the value is for superusers' eyes only, even for pg_read_all_settings */
-const char *
+static const char *
 idgen_public_id_key_show(void)
 {
 	if (idgen_public_id_key_text == NULL || idgen_public_id_key_text[0] == '\0')
 		return "";
 	return superuser() ? idgen_public_id_key_text : "********";
+}
+
+void
+publicid_init(void)
+{
+	/* a secret: superusers set it, nobody else reads it */
+	DefineCustomStringVariable("idgen.public_id_key",
+							   "Base64-encoded AES key (16, 24 or 32 bytes) for public ids.",
+							   "Used by public_id() and public_id_to_*() when no key is passed.",
+							   &idgen_public_id_key_text,
+							   "",
+							   PGC_SUSET,
+							   GUC_SUPERUSER_ONLY | GUC_NO_SHOW_ALL,
+							   idgen_public_id_key_check,
+							   idgen_public_id_key_assign,
+							   idgen_public_id_key_show);
 }
 
 static const EVP_CIPHER *
@@ -222,7 +239,7 @@ public_id_distid(PG_FUNCTION_ARGS)
 {
 	uint8		plain[PUBID_BLOCK];
 
-	pubid_plain_distid(distid_load((const uint8 *) PG_GETARG_POINTER(0)), plain);
+	pubid_plain_distid(idg_load_be96((const uint8 *) PG_GETARG_POINTER(0)), plain);
 	return encode(fcinfo, plain);
 }
 
@@ -258,7 +275,7 @@ public_id_to_distid(PG_FUNCTION_ARGS)
 	if (!pubid_unplain_distid(plain, &id))
 		PG_RETURN_NULL();
 	result = palloc(DISTID_LEN);
-	distid_store(result, id);
+	idg_store_be96(result, id);
 	PG_RETURN_POINTER(result);
 }
 

@@ -9,7 +9,7 @@
  * process.  MyProcPid is set anew in every child, and reading it costs no
  * system call.
  */
-#include "idgen.h"
+#include "random.h"
 
 #include "miscadmin.h"
 

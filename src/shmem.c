@@ -1,59 +1,80 @@
 /*
- * shmem.c — shared memory of the idgen extension.
- *
- * Only base36id needs it (per-worker counters shared by every backend).
- * It exists only when idgen is loaded through shared_preload_libraries;
- * otherwise base36id_generate() says so, and everything else works.
+ * shmem.c — shared memory of the idgen extension: a small registry of the
+ * pieces that asked for some (see shmem.h).  It knows nothing of any type.
  */
-#include "idgen.h"
+#include "shmem.h"
 
 #include "miscadmin.h"
 #include "storage/ipc.h"
 #include "storage/shmem.h"
 
-#define IDGEN_TRANCHE "idgen"
+#define MAX_REQUESTS 4
 
-#if PG_VERSION_NUM >= 150000
+typedef struct shmem_request
+{
+	const char *name;
+	Size		size;
+	int			nlocks;
+	idgen_shmem_init_fn init;
+} shmem_request;
+
+static shmem_request requests[MAX_REQUESTS];
+static int	nrequests = 0;
+
 static shmem_request_hook_type prev_shmem_request_hook = NULL;
-#endif
 static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
 
 static void
-idgen_shmem_request(void)
+request_all(void)
 {
-#if PG_VERSION_NUM >= 150000
+	int			i;
+
 	if (prev_shmem_request_hook)
 		prev_shmem_request_hook();
-#endif
-	RequestAddinShmemSpace(MAXALIGN(base36id_shmem_size()));
-	RequestNamedLWLockTranche(IDGEN_TRANCHE, 1);
+	for (i = 0; i < nrequests; i++)
+	{
+		RequestAddinShmemSpace(MAXALIGN(requests[i].size));
+		if (requests[i].nlocks > 0)
+			RequestNamedLWLockTranche(requests[i].name, requests[i].nlocks);
+	}
 }
 
 /* at server start and again after every crash restart */
 static void
-idgen_shmem_startup(void)
+startup_all(void)
 {
-	bool		found;
-	void	   *ptr;
+	int			i;
 
 	if (prev_shmem_startup_hook)
 		prev_shmem_startup_hook();
 
 	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
-	ptr = ShmemInitStruct("idgen", base36id_shmem_size(), &found);
-	base36id_shmem_init(ptr, found, &(GetNamedLWLockTranche(IDGEN_TRANCHE))->lock);
+	for (i = 0; i < nrequests; i++)
+	{
+		bool		found;
+		void	   *ptr = ShmemInitStruct(requests[i].name, requests[i].size, &found);
+		LWLockPadded *locks = requests[i].nlocks > 0 ?
+			GetNamedLWLockTranche(requests[i].name) : NULL;
+
+		requests[i].init(ptr, found, locks);
+	}
 	LWLockRelease(AddinShmemInitLock);
 }
 
 void
-idgen_shmem_register(void)
+idgen_shmem_request(const char *name, Size size, int nlocks, idgen_shmem_init_fn init)
 {
-#if PG_VERSION_NUM >= 150000
+	if (!process_shared_preload_libraries_in_progress)
+		return;
+	if (nrequests == MAX_REQUESTS)
+		elog(ERROR, "too many idgen shared memory requests");
+	requests[nrequests++] = (shmem_request) {
+		.name = name,.size = size,.nlocks = nlocks,.init = init
+	};
+	if (nrequests > 1)
+		return;
 	prev_shmem_request_hook = shmem_request_hook;
-	shmem_request_hook = idgen_shmem_request;
-#else
-	idgen_shmem_request();
-#endif
+	shmem_request_hook = request_all;
 	prev_shmem_startup_hook = shmem_startup_hook;
-	shmem_startup_hook = idgen_shmem_startup;
+	shmem_startup_hook = startup_all;
 }

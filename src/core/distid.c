@@ -3,24 +3,10 @@
  */
 #include "distid.h"
 
+#include "base62.h"
 #include "bytes.h"
 
-static const char b62_digits[] =
-"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-
 #define TEN19 UINT64_C(10000000000000000000)
-
-static int
-b62_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A' + 10;
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 36;
-	return -1;
-}
 
 static int
 hex_value(char c)
@@ -142,44 +128,6 @@ distid_format_decimal(idg_u128 v, char *out)
 		;
 }
 
-void
-idg_base62_encode(uint64_t v, int width, char *out)
-{
-	int			i;
-
-	for (i = width - 1; i >= 0; i--)
-	{
-		out[i] = b62_digits[v % 62];
-		v /= 62;
-	}
-}
-
-distid_parse_status
-idg_base62_decode(const char *s, int width, uint64_t *out, size_t *offset)
-{
-	idg_u128	v = 0;
-	int			i;
-
-	for (i = 0; i < width; i++)
-	{
-		int			d = b62_value(s[i]);
-
-		if (d < 0)
-		{
-			*offset = (size_t) i;
-			return DISTID_PARSE_BAD_CHAR;
-		}
-		v = v * 62 + (unsigned) d;
-	}
-	if (v > UINT64_MAX)
-	{
-		*offset = 0;
-		return DISTID_PARSE_BLOCK_RANGE;
-	}
-	*out = (uint64_t) v;
-	return DISTID_PARSE_OK;
-}
-
 /* decodes consecutive base62 blocks of the given widths from s */
 static distid_parse_status
 decode_blocks(const char *s, const int *widths, int nblocks, uint64_t *values, size_t *offset)
@@ -189,12 +137,12 @@ decode_blocks(const char *s, const int *widths, int nblocks, uint64_t *values, s
 
 	for (b = 0; b < nblocks; b++)
 	{
-		distid_parse_status st = idg_base62_decode(s + pos, widths[b], &values[b], offset);
+		idg_b62_status st = idg_base62_decode(s + pos, widths[b], &values[b], offset);
 
-		if (st != DISTID_PARSE_OK)
+		if (st != IDG_B62_OK)
 		{
 			*offset += pos;
-			return st;
+			return st == IDG_B62_RANGE ? DISTID_PARSE_BLOCK_RANGE : DISTID_PARSE_BAD_CHAR;
 		}
 		pos += (size_t) widths[b];
 	}
@@ -296,6 +244,13 @@ uuid_from_alphanumeric(const char *s, uint8_t out[16], size_t *offset)
 	idg_store_be64(out, blocks[0]);
 	idg_store_be64(out + 8, blocks[1]);
 	return DISTID_PARSE_OK;
+}
+
+void
+bigint_to_alphanumeric(int64_t v, char out[BIGINT_ALNUM_LEN + 1])
+{
+	idg_base62_encode((uint64_t) v, BIGINT_ALNUM_LEN, out);
+	out[BIGINT_ALNUM_LEN] = '\0';
 }
 
 distid_parse_status

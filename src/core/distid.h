@@ -16,13 +16,9 @@
 #include <stdint.h>
 
 #include "monotonic.h"			/* idg_rand64_fn */
+#include "u128.h"
 
-#ifndef __SIZEOF_INT128__
-#error "idgen's distid needs a compiler with a 128-bit integer type"
-#endif
-typedef unsigned __int128 idg_u128;
-
-#define DISTID_LEN 12
+#define DISTID_LEN IDG_BE96_LEN
 #define DISTID_DEC_MAX_LEN 28
 #define DISTID_ALNUM_LEN 16
 #define DISTID_HEX_LEN 26
@@ -39,29 +35,6 @@ static inline idg_u128
 distid_max(void)
 {
 	return (idg_u128) UINT64_C(10000000000000000000) * UINT64_C(1000000000) - 1;
-}
-
-static inline void
-distid_store(uint8_t out[DISTID_LEN], idg_u128 v)
-{
-	int			i;
-
-	for (i = DISTID_LEN - 1; i >= 0; i--)
-	{
-		out[i] = (uint8_t) v;
-		v >>= 8;
-	}
-}
-
-static inline idg_u128
-distid_load(const uint8_t in[DISTID_LEN])
-{
-	idg_u128	v = 0;
-	int			i;
-
-	for (i = 0; i < DISTID_LEN; i++)
-		v = (v << 8) | in[i];
-	return v;
 }
 
 static inline idg_u128
@@ -92,12 +65,6 @@ extern distid_parse_status distid_parse_decimal(const char *s, idg_u128 *out, si
 /* writes up to 28 digits and a NUL; out must hold 40 bytes */
 extern void distid_format_decimal(idg_u128 v, char *out);
 
-/* base62 alphabet 0-9A-Za-z, fixed-width big-endian blocks */
-extern void idg_base62_encode(uint64_t v, int width, char *out);
-/* one block; BLOCK_RANGE if it exceeds 2^64-1 */
-extern distid_parse_status idg_base62_decode(const char *s, int width, uint64_t *out,
-											 size_t *offset);
-
 extern void distid_to_alphanumeric(idg_u128 v, char out[DISTID_ALNUM_LEN + 1]);
 extern distid_parse_status distid_from_alphanumeric(const char *s, idg_u128 *out, size_t *offset);
 extern void distid_to_hex(idg_u128 v, char out[DISTID_HEX_LEN + 1]);
@@ -106,6 +73,7 @@ extern distid_parse_status distid_from_hex(const char *s, idg_u128 *out, size_t 
 /* 16-byte uuid <-> 22 chars; bigint (>= 0) <-> 11 chars */
 extern void uuid_to_alphanumeric(const uint8_t in[16], char out[UUID_ALNUM_LEN + 1]);
 extern distid_parse_status uuid_from_alphanumeric(const char *s, uint8_t out[16], size_t *offset);
+extern void bigint_to_alphanumeric(int64_t v, char out[BIGINT_ALNUM_LEN + 1]);	/* v >= 0 */
 extern distid_parse_status bigint_from_alphanumeric(const char *s, int64_t *out, size_t *offset);
 
 /*

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "distid.h"				/* idg_u128 */
+#include "u128.h"
 
 #define FLAXID_LEN 12
 #define FLAXID_TEXT_LEN 16

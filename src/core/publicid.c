@@ -3,6 +3,8 @@
  */
 #include "publicid.h"
 
+#include "distid.h"				/* distid_max */
+
 #include <string.h>
 
 static void

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "distid.h"
+#include "u128.h"
 
 #define PUBID_BLOCK 16
 

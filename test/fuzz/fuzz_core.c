@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "base36.h"
+#include "base62.h"
 #include "distid.h"
 #include "flaxid.h"
 #include "iuid_layout.h"

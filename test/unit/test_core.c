@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "base36.h"
+#include "base62.h"
 #include "bytes.h"
 #include "distid.h"
 #include "publicid.h"
@@ -793,8 +794,8 @@ test_distid_vectors(void **state)
 		assert_true(w == v);
 		assert_int_equal(distid_from_hex(distid_vectors[i].hex, &w, &off), DISTID_PARSE_OK);
 		assert_true(w == v);
-		distid_store(bytes, v);
-		assert_true(distid_load(bytes) == v);
+		idg_store_be96(bytes, v);
+		assert_true(idg_load_be96(bytes) == v);
 	}
 	/* SPEC: the vector's timestamp is 2022-07-31 18:33:00.285 UTC = 3868281180285 ms since 1900 */
 	{

@@ -1,0 +1,811 @@
+/* idgen--1.1.sql */
+
+-- complain if script is sourced in psql, rather than via CREATE EXTENSION
+\echo Use "CREATE EXTENSION idgen" to load this file. \quit
+
+--
+-- iuid: UUIDv8 with millisecond timestamp, country and service entity
+--
+
+CREATE TYPE iuid;
+
+CREATE FUNCTION iuid_in(cstring) RETURNS iuid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION iuid_out(iuid) RETURNS cstring
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION iuid_recv(internal) RETURNS iuid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION iuid_send(iuid) RETURNS bytea
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE iuid (
+	INTERNALLENGTH = 16,
+	INPUT = iuid_in,
+	OUTPUT = iuid_out,
+	RECEIVE = iuid_recv,
+	SEND = iuid_send,
+	ALIGNMENT = char,
+	STORAGE = plain,
+	CATEGORY = 'U'
+);
+COMMENT ON TYPE iuid IS 'inDrive universal entity id: UUIDv8 with millisecond timestamp, country and service entity';
+
+COMMENT ON FUNCTION iuid_in(cstring) IS 'I/O';
+COMMENT ON FUNCTION iuid_out(iuid) IS 'I/O';
+COMMENT ON FUNCTION iuid_recv(internal) IS 'I/O';
+COMMENT ON FUNCTION iuid_send(iuid) IS 'I/O';
+
+-- comparison
+
+CREATE FUNCTION iuid_eq(iuid, iuid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION iuid_ne(iuid, iuid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION iuid_lt(iuid, iuid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION iuid_le(iuid, iuid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION iuid_gt(iuid, iuid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION iuid_ge(iuid, iuid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION iuid_cmp(iuid, iuid) RETURNS int4
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION iuid_sortsupport(internal) RETURNS void
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION iuid_hash(iuid) RETURNS int4
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION iuid_hash_extended(iuid, int8) RETURNS int8
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION iuid_smaller(iuid, iuid) RETURNS iuid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION iuid_larger(iuid, iuid) RETURNS iuid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION iuid_eq(iuid, iuid) IS 'implementation of = operator';
+COMMENT ON FUNCTION iuid_ne(iuid, iuid) IS 'implementation of <> operator';
+COMMENT ON FUNCTION iuid_lt(iuid, iuid) IS 'implementation of < operator';
+COMMENT ON FUNCTION iuid_le(iuid, iuid) IS 'implementation of <= operator';
+COMMENT ON FUNCTION iuid_gt(iuid, iuid) IS 'implementation of > operator';
+COMMENT ON FUNCTION iuid_ge(iuid, iuid) IS 'implementation of >= operator';
+COMMENT ON FUNCTION iuid_cmp(iuid, iuid) IS 'less-equal-greater';
+COMMENT ON FUNCTION iuid_sortsupport(internal) IS 'sort support';
+COMMENT ON FUNCTION iuid_hash(iuid) IS 'hash';
+COMMENT ON FUNCTION iuid_hash_extended(iuid, int8) IS 'hash';
+COMMENT ON FUNCTION iuid_smaller(iuid, iuid) IS 'smaller of two';
+COMMENT ON FUNCTION iuid_larger(iuid, iuid) IS 'larger of two';
+
+CREATE OPERATOR = (
+	LEFTARG = iuid, RIGHTARG = iuid, PROCEDURE = iuid_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = iuid, RIGHTARG = iuid, PROCEDURE = iuid_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = iuid, RIGHTARG = iuid, PROCEDURE = iuid_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = iuid, RIGHTARG = iuid, PROCEDURE = iuid_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = iuid, RIGHTARG = iuid, PROCEDURE = iuid_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = iuid, RIGHTARG = iuid, PROCEDURE = iuid_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+
+COMMENT ON OPERATOR = (iuid, iuid) IS 'equal';
+COMMENT ON OPERATOR <> (iuid, iuid) IS 'not equal';
+COMMENT ON OPERATOR < (iuid, iuid) IS 'less than';
+COMMENT ON OPERATOR <= (iuid, iuid) IS 'less than or equal';
+COMMENT ON OPERATOR > (iuid, iuid) IS 'greater than';
+COMMENT ON OPERATOR >= (iuid, iuid) IS 'greater than or equal';
+
+CREATE OPERATOR CLASS iuid_ops
+	DEFAULT FOR TYPE iuid USING btree AS
+		OPERATOR 1 <,
+		OPERATOR 2 <=,
+		OPERATOR 3 =,
+		OPERATOR 4 >=,
+		OPERATOR 5 >,
+		FUNCTION 1 iuid_cmp(iuid, iuid),
+		FUNCTION 2 iuid_sortsupport(internal),
+		FUNCTION 4 btequalimage(oid);
+COMMENT ON OPERATOR CLASS iuid_ops USING btree IS 'default btree operator class for iuid';
+COMMENT ON OPERATOR FAMILY iuid_ops USING btree IS 'btree operator family for iuid';
+
+CREATE OPERATOR CLASS iuid_ops
+	DEFAULT FOR TYPE iuid USING hash AS
+		OPERATOR 1 =,
+		FUNCTION 1 iuid_hash(iuid),
+		FUNCTION 2 iuid_hash_extended(iuid, int8);
+COMMENT ON OPERATOR CLASS iuid_ops USING hash IS 'default hash operator class for iuid';
+COMMENT ON OPERATOR FAMILY iuid_ops USING hash IS 'hash operator family for iuid';
+
+CREATE OPERATOR CLASS iuid_minmax_ops
+	DEFAULT FOR TYPE iuid USING brin AS
+		OPERATOR 1 <,
+		OPERATOR 2 <=,
+		OPERATOR 3 =,
+		OPERATOR 4 >=,
+		OPERATOR 5 >,
+		FUNCTION 1 brin_minmax_opcinfo(internal),
+		FUNCTION 2 brin_minmax_add_value(internal, internal, internal, internal),
+		FUNCTION 3 brin_minmax_consistent(internal, internal, internal),
+		FUNCTION 4 brin_minmax_union(internal, internal, internal);
+COMMENT ON OPERATOR CLASS iuid_minmax_ops USING brin IS 'default BRIN minmax operator class for iuid';
+COMMENT ON OPERATOR FAMILY iuid_minmax_ops USING brin IS 'BRIN minmax operator family for iuid';
+
+CREATE AGGREGATE min(iuid) (
+	SFUNC = iuid_smaller, STYPE = iuid, COMBINEFUNC = iuid_smaller,
+	SORTOP = <, PARALLEL = SAFE
+);
+CREATE AGGREGATE max(iuid) (
+	SFUNC = iuid_larger, STYPE = iuid, COMBINEFUNC = iuid_larger,
+	SORTOP = >, PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE min(iuid) IS 'minimum value of all iuid input values';
+COMMENT ON AGGREGATE max(iuid) IS 'maximum value of all iuid input values';
+
+-- casts: iuid is a uuid; a uuid is an iuid only with version 8 and variant 10
+
+CREATE FUNCTION iuid(uuid) RETURNS iuid
+	AS 'MODULE_PATHNAME', 'iuid_from_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION iuid(uuid) IS 'convert uuid to iuid, checking version and variant';
+
+CREATE CAST (iuid AS uuid) WITHOUT FUNCTION AS ASSIGNMENT;
+CREATE CAST (uuid AS iuid) WITH FUNCTION iuid(uuid) AS ASSIGNMENT;
+COMMENT ON CAST (iuid AS uuid) IS 'same 16 bytes';
+COMMENT ON CAST (uuid AS iuid) IS 'validates version 8 and variant 10';
+
+-- generation and extraction
+
+CREATE FUNCTION iuid_generate(country int4, entity int4) RETURNS iuid
+	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+CREATE FUNCTION iuid_generate(country int4, entity int4, at timestamptz) RETURNS iuid
+	AS 'MODULE_PATHNAME', 'iuid_generate_at' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+CREATE FUNCTION iuid_from_timestamp(timestamptz) RETURNS iuid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION iuid_timestamp(iuid) RETURNS timestamptz
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION iuid_country(iuid) RETURNS int4
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION iuid_entity(iuid) RETURNS int4
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION iuid_format_version(iuid) RETURNS int4
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION iuid_generate(int4, int4) IS 'new iuid for country and entity (0-255), increasing within the session';
+COMMENT ON FUNCTION iuid_generate(int4, int4, timestamptz) IS 'new iuid carrying the given time, for backfills';
+COMMENT ON FUNCTION iuid_from_timestamp(timestamptz) IS 'least iuid of the millisecond, for range bounds';
+COMMENT ON FUNCTION iuid_timestamp(iuid) IS 'creation time of an iuid';
+COMMENT ON FUNCTION iuid_country(iuid) IS 'country field of an iuid';
+COMMENT ON FUNCTION iuid_entity(iuid) IS 'service entity field of an iuid';
+COMMENT ON FUNCTION iuid_format_version(iuid) IS 'format version field of an iuid (0 today)';
+
+--
+-- base36id: 9 upper-case Base36 characters, seconds since 2024 / worker / counter
+--
+
+CREATE TYPE base36id;
+
+CREATE FUNCTION base36id_in(cstring) RETURNS base36id
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION base36id_out(base36id) RETURNS cstring
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION base36id_recv(internal) RETURNS base36id
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+-- the value is an int8: core's int8 functions serve it unchanged
+CREATE FUNCTION base36id_send(base36id) RETURNS bytea
+	AS 'int8send' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE base36id (
+	INTERNALLENGTH = 8,
+	PASSEDBYVALUE,
+	ALIGNMENT = double,
+	INPUT = base36id_in,
+	OUTPUT = base36id_out,
+	RECEIVE = base36id_recv,
+	SEND = base36id_send,
+	STORAGE = plain,
+	CATEGORY = 'U'
+);
+COMMENT ON TYPE base36id IS 'ADR 13 id: 9 upper-case Base36 characters of seconds since 2024, worker and per-second counter';
+
+COMMENT ON FUNCTION base36id_in(cstring) IS 'I/O';
+COMMENT ON FUNCTION base36id_out(base36id) IS 'I/O';
+COMMENT ON FUNCTION base36id_recv(internal) IS 'I/O';
+COMMENT ON FUNCTION base36id_send(base36id) IS 'I/O';
+
+CREATE FUNCTION base36id_eq(base36id, base36id) RETURNS bool
+	AS 'int8eq' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION base36id_ne(base36id, base36id) RETURNS bool
+	AS 'int8ne' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION base36id_lt(base36id, base36id) RETURNS bool
+	AS 'int8lt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION base36id_le(base36id, base36id) RETURNS bool
+	AS 'int8le' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION base36id_gt(base36id, base36id) RETURNS bool
+	AS 'int8gt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION base36id_ge(base36id, base36id) RETURNS bool
+	AS 'int8ge' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION base36id_cmp(base36id, base36id) RETURNS int4
+	AS 'btint8cmp' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION base36id_sortsupport(internal) RETURNS void
+	AS 'btint8sortsupport' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION base36id_hash(base36id) RETURNS int4
+	AS 'hashint8' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION base36id_hash_extended(base36id, int8) RETURNS int8
+	AS 'hashint8extended' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION base36id_smaller(base36id, base36id) RETURNS base36id
+	AS 'int8smaller' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION base36id_larger(base36id, base36id) RETURNS base36id
+	AS 'int8larger' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION base36id_eq(base36id, base36id) IS 'implementation of = operator';
+COMMENT ON FUNCTION base36id_ne(base36id, base36id) IS 'implementation of <> operator';
+COMMENT ON FUNCTION base36id_lt(base36id, base36id) IS 'implementation of < operator';
+COMMENT ON FUNCTION base36id_le(base36id, base36id) IS 'implementation of <= operator';
+COMMENT ON FUNCTION base36id_gt(base36id, base36id) IS 'implementation of > operator';
+COMMENT ON FUNCTION base36id_ge(base36id, base36id) IS 'implementation of >= operator';
+COMMENT ON FUNCTION base36id_cmp(base36id, base36id) IS 'less-equal-greater';
+COMMENT ON FUNCTION base36id_sortsupport(internal) IS 'sort support';
+COMMENT ON FUNCTION base36id_hash(base36id) IS 'hash';
+COMMENT ON FUNCTION base36id_hash_extended(base36id, int8) IS 'hash';
+COMMENT ON FUNCTION base36id_smaller(base36id, base36id) IS 'smaller of two';
+COMMENT ON FUNCTION base36id_larger(base36id, base36id) IS 'larger of two';
+
+CREATE OPERATOR = (
+	LEFTARG = base36id, RIGHTARG = base36id, PROCEDURE = base36id_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = base36id, RIGHTARG = base36id, PROCEDURE = base36id_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = base36id, RIGHTARG = base36id, PROCEDURE = base36id_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = base36id, RIGHTARG = base36id, PROCEDURE = base36id_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = base36id, RIGHTARG = base36id, PROCEDURE = base36id_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = base36id, RIGHTARG = base36id, PROCEDURE = base36id_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+
+COMMENT ON OPERATOR = (base36id, base36id) IS 'equal';
+COMMENT ON OPERATOR <> (base36id, base36id) IS 'not equal';
+COMMENT ON OPERATOR < (base36id, base36id) IS 'less than';
+COMMENT ON OPERATOR <= (base36id, base36id) IS 'less than or equal';
+COMMENT ON OPERATOR > (base36id, base36id) IS 'greater than';
+COMMENT ON OPERATOR >= (base36id, base36id) IS 'greater than or equal';
+
+CREATE OPERATOR CLASS base36id_ops
+	DEFAULT FOR TYPE base36id USING btree AS
+		OPERATOR 1 <,
+		OPERATOR 2 <=,
+		OPERATOR 3 =,
+		OPERATOR 4 >=,
+		OPERATOR 5 >,
+		FUNCTION 1 base36id_cmp(base36id, base36id),
+		FUNCTION 2 base36id_sortsupport(internal),
+		FUNCTION 4 btequalimage(oid);
+COMMENT ON OPERATOR CLASS base36id_ops USING btree IS 'default btree operator class for base36id';
+COMMENT ON OPERATOR FAMILY base36id_ops USING btree IS 'btree operator family for base36id';
+
+CREATE OPERATOR CLASS base36id_ops
+	DEFAULT FOR TYPE base36id USING hash AS
+		OPERATOR 1 =,
+		FUNCTION 1 base36id_hash(base36id),
+		FUNCTION 2 base36id_hash_extended(base36id, int8);
+COMMENT ON OPERATOR CLASS base36id_ops USING hash IS 'default hash operator class for base36id';
+COMMENT ON OPERATOR FAMILY base36id_ops USING hash IS 'hash operator family for base36id';
+
+CREATE OPERATOR CLASS base36id_minmax_ops
+	DEFAULT FOR TYPE base36id USING brin AS
+		OPERATOR 1 <,
+		OPERATOR 2 <=,
+		OPERATOR 3 =,
+		OPERATOR 4 >=,
+		OPERATOR 5 >,
+		FUNCTION 1 brin_minmax_opcinfo(internal),
+		FUNCTION 2 brin_minmax_add_value(internal, internal, internal, internal),
+		FUNCTION 3 brin_minmax_consistent(internal, internal, internal),
+		FUNCTION 4 brin_minmax_union(internal, internal, internal);
+COMMENT ON OPERATOR CLASS base36id_minmax_ops USING brin IS 'default BRIN minmax operator class for base36id';
+COMMENT ON OPERATOR FAMILY base36id_minmax_ops USING brin IS 'BRIN minmax operator family for base36id';
+
+CREATE AGGREGATE min(base36id) (
+	SFUNC = base36id_smaller, STYPE = base36id, COMBINEFUNC = base36id_smaller,
+	SORTOP = <, PARALLEL = SAFE
+);
+CREATE AGGREGATE max(base36id) (
+	SFUNC = base36id_larger, STYPE = base36id, COMBINEFUNC = base36id_larger,
+	SORTOP = >, PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE min(base36id) IS 'minimum value of all base36id input values';
+COMMENT ON AGGREGATE max(base36id) IS 'maximum value of all base36id input values';
+
+-- casts: a base36id is its number; a bigint is a base36id if in 0 .. 36^9-1
+
+CREATE FUNCTION base36id(bigint) RETURNS base36id
+	AS 'MODULE_PATHNAME', 'base36id_from_bigint' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION base36id(bigint) IS 'convert bigint to base36id, checking the range';
+
+CREATE CAST (base36id AS bigint) WITHOUT FUNCTION AS ASSIGNMENT;
+CREATE CAST (bigint AS base36id) WITH FUNCTION base36id(bigint) AS ASSIGNMENT;
+COMMENT ON CAST (base36id AS bigint) IS 'the base-36 number';
+COMMENT ON CAST (bigint AS base36id) IS 'validates 0 to 36^9-1';
+
+-- generation and extraction
+
+CREATE FUNCTION base36id_generate() RETURNS base36id
+	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+CREATE FUNCTION base36id_from_timestamp(timestamptz) RETURNS base36id
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION base36id_timestamp(base36id) RETURNS timestamptz
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION base36id_worker(base36id) RETURNS int4
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION base36id_counter(base36id) RETURNS int4
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION base36id_generate() IS 'new base36id from the server-wide counter of worker idgen.worker_id; waits when 1296 ids were used in a second';
+COMMENT ON FUNCTION base36id_from_timestamp(timestamptz) IS 'least base36id of the second, for range bounds';
+COMMENT ON FUNCTION base36id_timestamp(base36id) IS 'creation time of a base36id, to the second';
+COMMENT ON FUNCTION base36id_worker(base36id) IS 'worker field of a base36id';
+COMMENT ON FUNCTION base36id_counter(base36id) IS 'per-second counter field of a base36id';
+
+--
+-- distid: DistributedId of Architect.Identities 2.x, a 93-bit decimal in 12 bytes
+--
+
+CREATE TYPE distid;
+
+CREATE FUNCTION distid_in(cstring) RETURNS distid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid_out(distid) RETURNS cstring
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid_recv(internal) RETURNS distid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid_send(distid) RETURNS bytea
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE distid (
+	INTERNALLENGTH = 12,
+	INPUT = distid_in,
+	OUTPUT = distid_out,
+	RECEIVE = distid_recv,
+	SEND = distid_send,
+	ALIGNMENT = char,
+	STORAGE = plain,
+	CATEGORY = 'U'
+);
+COMMENT ON TYPE distid IS 'DistributedId (Architect.Identities 2.x): milliseconds since 1900 and 48 random bits, a decimal of up to 28 digits';
+
+COMMENT ON FUNCTION distid_in(cstring) IS 'I/O';
+COMMENT ON FUNCTION distid_out(distid) IS 'I/O';
+COMMENT ON FUNCTION distid_recv(internal) IS 'I/O';
+COMMENT ON FUNCTION distid_send(distid) IS 'I/O';
+
+CREATE FUNCTION distid_eq(distid, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_ne(distid, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_lt(distid, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_le(distid, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_gt(distid, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_ge(distid, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_cmp(distid, distid) RETURNS int4
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_sortsupport(internal) RETURNS void
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid_hash(distid) RETURNS int4
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid_hash_extended(distid, int8) RETURNS int8
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid_smaller(distid, distid) RETURNS distid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid_larger(distid, distid) RETURNS distid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION distid_eq(distid, distid) IS 'implementation of = operator';
+COMMENT ON FUNCTION distid_ne(distid, distid) IS 'implementation of <> operator';
+COMMENT ON FUNCTION distid_lt(distid, distid) IS 'implementation of < operator';
+COMMENT ON FUNCTION distid_le(distid, distid) IS 'implementation of <= operator';
+COMMENT ON FUNCTION distid_gt(distid, distid) IS 'implementation of > operator';
+COMMENT ON FUNCTION distid_ge(distid, distid) IS 'implementation of >= operator';
+COMMENT ON FUNCTION distid_cmp(distid, distid) IS 'less-equal-greater';
+COMMENT ON FUNCTION distid_sortsupport(internal) IS 'sort support';
+COMMENT ON FUNCTION distid_hash(distid) IS 'hash';
+COMMENT ON FUNCTION distid_hash_extended(distid, int8) IS 'hash';
+COMMENT ON FUNCTION distid_smaller(distid, distid) IS 'smaller of two';
+COMMENT ON FUNCTION distid_larger(distid, distid) IS 'larger of two';
+
+CREATE OPERATOR = (
+	LEFTARG = distid, RIGHTARG = distid, PROCEDURE = distid_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = distid, RIGHTARG = distid, PROCEDURE = distid_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = distid, RIGHTARG = distid, PROCEDURE = distid_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = distid, RIGHTARG = distid, PROCEDURE = distid_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = distid, RIGHTARG = distid, PROCEDURE = distid_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = distid, RIGHTARG = distid, PROCEDURE = distid_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+
+COMMENT ON OPERATOR = (distid, distid) IS 'equal';
+COMMENT ON OPERATOR <> (distid, distid) IS 'not equal';
+COMMENT ON OPERATOR < (distid, distid) IS 'less than';
+COMMENT ON OPERATOR <= (distid, distid) IS 'less than or equal';
+COMMENT ON OPERATOR > (distid, distid) IS 'greater than';
+COMMENT ON OPERATOR >= (distid, distid) IS 'greater than or equal';
+
+CREATE OPERATOR CLASS distid_ops
+	DEFAULT FOR TYPE distid USING btree AS
+		OPERATOR 1 <,
+		OPERATOR 2 <=,
+		OPERATOR 3 =,
+		OPERATOR 4 >=,
+		OPERATOR 5 >,
+		FUNCTION 1 distid_cmp(distid, distid),
+		FUNCTION 2 distid_sortsupport(internal),
+		FUNCTION 4 btequalimage(oid);
+COMMENT ON OPERATOR CLASS distid_ops USING btree IS 'default btree operator class for distid';
+COMMENT ON OPERATOR FAMILY distid_ops USING btree IS 'btree operator family for distid';
+
+CREATE OPERATOR CLASS distid_ops
+	DEFAULT FOR TYPE distid USING hash AS
+		OPERATOR 1 =,
+		FUNCTION 1 distid_hash(distid),
+		FUNCTION 2 distid_hash_extended(distid, int8);
+COMMENT ON OPERATOR CLASS distid_ops USING hash IS 'default hash operator class for distid';
+COMMENT ON OPERATOR FAMILY distid_ops USING hash IS 'hash operator family for distid';
+
+CREATE OPERATOR CLASS distid_minmax_ops
+	DEFAULT FOR TYPE distid USING brin AS
+		OPERATOR 1 <,
+		OPERATOR 2 <=,
+		OPERATOR 3 =,
+		OPERATOR 4 >=,
+		OPERATOR 5 >,
+		FUNCTION 1 brin_minmax_opcinfo(internal),
+		FUNCTION 2 brin_minmax_add_value(internal, internal, internal, internal),
+		FUNCTION 3 brin_minmax_consistent(internal, internal, internal),
+		FUNCTION 4 brin_minmax_union(internal, internal, internal);
+COMMENT ON OPERATOR CLASS distid_minmax_ops USING brin IS 'default BRIN minmax operator class for distid';
+COMMENT ON OPERATOR FAMILY distid_minmax_ops USING brin IS 'BRIN minmax operator family for distid';
+
+CREATE AGGREGATE min(distid) (
+	SFUNC = distid_smaller, STYPE = distid, COMBINEFUNC = distid_smaller,
+	SORTOP = <, PARALLEL = SAFE
+);
+CREATE AGGREGATE max(distid) (
+	SFUNC = distid_larger, STYPE = distid, COMBINEFUNC = distid_larger,
+	SORTOP = >, PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE min(distid) IS 'minimum value of all distid input values';
+COMMENT ON AGGREGATE max(distid) IS 'maximum value of all distid input values';
+
+-- casts: a distid is a whole number from 0 to 10^28-1
+
+CREATE FUNCTION distid(numeric) RETURNS distid
+	AS 'MODULE_PATHNAME', 'distid_from_numeric' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid_numeric(distid) RETURNS numeric
+	AS 'MODULE_PATHNAME', 'distid_to_numeric' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION distid(numeric) IS 'convert numeric to distid: whole numbers from 0 to 10^28-1';
+COMMENT ON FUNCTION distid_numeric(distid) IS 'convert distid to numeric';
+
+CREATE CAST (numeric AS distid) WITH FUNCTION distid(numeric) AS ASSIGNMENT;
+CREATE CAST (distid AS numeric) WITH FUNCTION distid_numeric(distid) AS ASSIGNMENT;
+COMMENT ON CAST (numeric AS distid) IS 'rejects fractions, negatives and values above 10^28-1';
+COMMENT ON CAST (distid AS numeric) IS 'the same number';
+
+-- generation, extraction and encodings
+
+CREATE FUNCTION distid_generate() RETURNS distid
+	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+CREATE FUNCTION distid_timestamp(distid) RETURNS timestamptz
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid_from_timestamp(timestamptz) RETURNS distid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid_to_alphanumeric(distid) RETURNS text
+	AS 'MODULE_PATHNAME', 'distid_to_alphanumeric_sql' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid_from_alphanumeric(text) RETURNS distid
+	AS 'MODULE_PATHNAME', 'distid_from_alphanumeric_sql' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid_to_hex(distid) RETURNS text
+	AS 'MODULE_PATHNAME', 'distid_to_hex_sql' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid_from_hex(text) RETURNS distid
+	AS 'MODULE_PATHNAME', 'distid_from_hex_sql' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION distid_generate() IS 'new DistributedId, stamped 1 s in the past as the reference does; increasing within the session';
+COMMENT ON FUNCTION distid_timestamp(distid) IS 'creation time of a distid, to the millisecond';
+COMMENT ON FUNCTION distid_from_timestamp(timestamptz) IS 'least distid of the millisecond, for range bounds';
+COMMENT ON FUNCTION distid_to_alphanumeric(distid) IS '16-character base62 form';
+COMMENT ON FUNCTION distid_from_alphanumeric(text) IS 'distid from its 16-character base62 form';
+COMMENT ON FUNCTION distid_to_hex(distid) IS '26-character upper-case hexadecimal form';
+COMMENT ON FUNCTION distid_from_hex(text) IS 'distid from its 26-character hexadecimal form (either case)';
+
+--
+-- DistributedId128 (as core uuid) and the alphanumeric forms of uuid and bigint
+--
+
+CREATE FUNCTION distid128_generate() RETURNS uuid
+	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+CREATE FUNCTION distid128_timestamp(uuid) RETURNS timestamptz
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_to_alphanumeric(uuid) RETURNS text
+	AS 'MODULE_PATHNAME', 'uuid_to_alphanumeric_sql' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_from_alphanumeric(text) RETURNS uuid
+	AS 'MODULE_PATHNAME', 'uuid_from_alphanumeric_sql' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bigint_to_alphanumeric(bigint) RETURNS text
+	AS 'MODULE_PATHNAME', 'bigint_to_alphanumeric_sql' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bigint_from_alphanumeric(text) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'bigint_from_alphanumeric_sql' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION distid128_generate() IS 'new DistributedId128 (UUIDv7-like, milliseconds since 1700), increasing within the session';
+COMMENT ON FUNCTION distid128_timestamp(uuid) IS 'creation time of a DistributedId128';
+COMMENT ON FUNCTION uuid_to_alphanumeric(uuid) IS '22-character base62 form of a uuid';
+COMMENT ON FUNCTION uuid_from_alphanumeric(text) IS 'uuid from its 22-character base62 form';
+COMMENT ON FUNCTION bigint_to_alphanumeric(bigint) IS '11-character base62 form of a non-negative bigint';
+COMMENT ON FUNCTION bigint_from_alphanumeric(text) IS 'bigint from its 11-character base62 form';
+
+--
+-- public identities: ids encrypted with AES into uuids (Architect.Identities)
+-- With a key argument they are IMMUTABLE; without, they read the setting
+-- idgen.public_id_key and are STABLE.
+--
+
+CREATE FUNCTION public_id(id bigint, key bytea) RETURNS uuid
+	AS 'MODULE_PATHNAME', 'public_id_bigint' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION public_id(id distid, key bytea) RETURNS uuid
+	AS 'MODULE_PATHNAME', 'public_id_distid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION public_id(id uuid, key bytea) RETURNS uuid
+	AS 'MODULE_PATHNAME', 'public_id_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION public_id_to_bigint(public_id uuid, key bytea) RETURNS bigint
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION public_id_to_distid(public_id uuid, key bytea) RETURNS distid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION public_id_to_uuid(public_id uuid, key bytea) RETURNS uuid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION public_id(id bigint) RETURNS uuid
+	AS 'MODULE_PATHNAME', 'public_id_bigint' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION public_id(id distid) RETURNS uuid
+	AS 'MODULE_PATHNAME', 'public_id_distid' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION public_id(id uuid) RETURNS uuid
+	AS 'MODULE_PATHNAME', 'public_id_uuid' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION public_id_to_bigint(public_id uuid) RETURNS bigint
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION public_id_to_distid(public_id uuid) RETURNS distid
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION public_id_to_uuid(public_id uuid) RETURNS uuid
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION public_id(bigint, bytea) IS 'public id of a non-negative bigint: AES with the given key, as a uuid';
+COMMENT ON FUNCTION public_id(distid, bytea) IS 'public id of a distid: AES with the given key, as a uuid';
+COMMENT ON FUNCTION public_id(uuid, bytea) IS 'public id of a uuid: AES with the given key, as a uuid';
+COMMENT ON FUNCTION public_id_to_bigint(uuid, bytea) IS 'bigint behind a public id, or NULL if it is not one made with this key';
+COMMENT ON FUNCTION public_id_to_distid(uuid, bytea) IS 'distid behind a public id, or NULL if it is not one made with this key';
+COMMENT ON FUNCTION public_id_to_uuid(uuid, bytea) IS 'uuid behind a public id (every block decrypts to some uuid)';
+COMMENT ON FUNCTION public_id(bigint) IS 'public id of a non-negative bigint with the key in idgen.public_id_key';
+COMMENT ON FUNCTION public_id(distid) IS 'public id of a distid with the key in idgen.public_id_key';
+COMMENT ON FUNCTION public_id(uuid) IS 'public id of a uuid with the key in idgen.public_id_key';
+COMMENT ON FUNCTION public_id_to_bigint(uuid) IS 'bigint behind a public id made with idgen.public_id_key, or NULL';
+COMMENT ON FUNCTION public_id_to_distid(uuid) IS 'distid behind a public id made with idgen.public_id_key, or NULL';
+COMMENT ON FUNCTION public_id_to_uuid(uuid) IS 'uuid behind a public id made with idgen.public_id_key';
+
+--
+-- flaxid: Flax ID, 96 bits in 12 bytes, 16 sortable characters
+--
+
+CREATE TYPE flaxid;
+
+CREATE FUNCTION flaxid_in(cstring) RETURNS flaxid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION flaxid_out(flaxid) RETURNS cstring
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION flaxid_recv(internal) RETURNS flaxid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION flaxid_send(flaxid) RETURNS bytea
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE flaxid (
+	INTERNALLENGTH = 12,
+	INPUT = flaxid_in,
+	OUTPUT = flaxid_out,
+	RECEIVE = flaxid_recv,
+	SEND = flaxid_send,
+	ALIGNMENT = char,
+	STORAGE = plain,
+	CATEGORY = 'U'
+);
+COMMENT ON TYPE flaxid IS 'Flax ID: milliseconds since 2015 and 56 random bits, 16 sortable characters';
+
+COMMENT ON FUNCTION flaxid_in(cstring) IS 'I/O';
+COMMENT ON FUNCTION flaxid_out(flaxid) IS 'I/O';
+COMMENT ON FUNCTION flaxid_recv(internal) IS 'I/O';
+COMMENT ON FUNCTION flaxid_send(flaxid) IS 'I/O';
+
+CREATE FUNCTION flaxid_eq(flaxid, flaxid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION flaxid_ne(flaxid, flaxid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION flaxid_lt(flaxid, flaxid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION flaxid_le(flaxid, flaxid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION flaxid_gt(flaxid, flaxid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION flaxid_ge(flaxid, flaxid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION flaxid_cmp(flaxid, flaxid) RETURNS int4
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION flaxid_sortsupport(internal) RETURNS void
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION flaxid_hash(flaxid) RETURNS int4
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION flaxid_hash_extended(flaxid, int8) RETURNS int8
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION flaxid_smaller(flaxid, flaxid) RETURNS flaxid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION flaxid_larger(flaxid, flaxid) RETURNS flaxid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION flaxid_eq(flaxid, flaxid) IS 'implementation of = operator';
+COMMENT ON FUNCTION flaxid_ne(flaxid, flaxid) IS 'implementation of <> operator';
+COMMENT ON FUNCTION flaxid_lt(flaxid, flaxid) IS 'implementation of < operator';
+COMMENT ON FUNCTION flaxid_le(flaxid, flaxid) IS 'implementation of <= operator';
+COMMENT ON FUNCTION flaxid_gt(flaxid, flaxid) IS 'implementation of > operator';
+COMMENT ON FUNCTION flaxid_ge(flaxid, flaxid) IS 'implementation of >= operator';
+COMMENT ON FUNCTION flaxid_cmp(flaxid, flaxid) IS 'less-equal-greater';
+COMMENT ON FUNCTION flaxid_sortsupport(internal) IS 'sort support';
+COMMENT ON FUNCTION flaxid_hash(flaxid) IS 'hash';
+COMMENT ON FUNCTION flaxid_hash_extended(flaxid, int8) IS 'hash';
+COMMENT ON FUNCTION flaxid_smaller(flaxid, flaxid) IS 'smaller of two';
+COMMENT ON FUNCTION flaxid_larger(flaxid, flaxid) IS 'larger of two';
+
+CREATE OPERATOR = (
+	LEFTARG = flaxid, RIGHTARG = flaxid, PROCEDURE = flaxid_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = flaxid, RIGHTARG = flaxid, PROCEDURE = flaxid_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = flaxid, RIGHTARG = flaxid, PROCEDURE = flaxid_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = flaxid, RIGHTARG = flaxid, PROCEDURE = flaxid_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = flaxid, RIGHTARG = flaxid, PROCEDURE = flaxid_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = flaxid, RIGHTARG = flaxid, PROCEDURE = flaxid_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+
+COMMENT ON OPERATOR = (flaxid, flaxid) IS 'equal';
+COMMENT ON OPERATOR <> (flaxid, flaxid) IS 'not equal';
+COMMENT ON OPERATOR < (flaxid, flaxid) IS 'less than';
+COMMENT ON OPERATOR <= (flaxid, flaxid) IS 'less than or equal';
+COMMENT ON OPERATOR > (flaxid, flaxid) IS 'greater than';
+COMMENT ON OPERATOR >= (flaxid, flaxid) IS 'greater than or equal';
+
+CREATE OPERATOR CLASS flaxid_ops
+	DEFAULT FOR TYPE flaxid USING btree AS
+		OPERATOR 1 <,
+		OPERATOR 2 <=,
+		OPERATOR 3 =,
+		OPERATOR 4 >=,
+		OPERATOR 5 >,
+		FUNCTION 1 flaxid_cmp(flaxid, flaxid),
+		FUNCTION 2 flaxid_sortsupport(internal),
+		FUNCTION 4 btequalimage(oid);
+COMMENT ON OPERATOR CLASS flaxid_ops USING btree IS 'default btree operator class for flaxid';
+COMMENT ON OPERATOR FAMILY flaxid_ops USING btree IS 'btree operator family for flaxid';
+
+CREATE OPERATOR CLASS flaxid_ops
+	DEFAULT FOR TYPE flaxid USING hash AS
+		OPERATOR 1 =,
+		FUNCTION 1 flaxid_hash(flaxid),
+		FUNCTION 2 flaxid_hash_extended(flaxid, int8);
+COMMENT ON OPERATOR CLASS flaxid_ops USING hash IS 'default hash operator class for flaxid';
+COMMENT ON OPERATOR FAMILY flaxid_ops USING hash IS 'hash operator family for flaxid';
+
+CREATE OPERATOR CLASS flaxid_minmax_ops
+	DEFAULT FOR TYPE flaxid USING brin AS
+		OPERATOR 1 <,
+		OPERATOR 2 <=,
+		OPERATOR 3 =,
+		OPERATOR 4 >=,
+		OPERATOR 5 >,
+		FUNCTION 1 brin_minmax_opcinfo(internal),
+		FUNCTION 2 brin_minmax_add_value(internal, internal, internal, internal),
+		FUNCTION 3 brin_minmax_consistent(internal, internal, internal),
+		FUNCTION 4 brin_minmax_union(internal, internal, internal);
+COMMENT ON OPERATOR CLASS flaxid_minmax_ops USING brin IS 'default BRIN minmax operator class for flaxid';
+COMMENT ON OPERATOR FAMILY flaxid_minmax_ops USING brin IS 'BRIN minmax operator family for flaxid';
+
+CREATE AGGREGATE min(flaxid) (
+	SFUNC = flaxid_smaller, STYPE = flaxid, COMBINEFUNC = flaxid_smaller,
+	SORTOP = <, PARALLEL = SAFE
+);
+CREATE AGGREGATE max(flaxid) (
+	SFUNC = flaxid_larger, STYPE = flaxid, COMBINEFUNC = flaxid_larger,
+	SORTOP = >, PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE min(flaxid) IS 'minimum value of all flaxid input values';
+COMMENT ON AGGREGATE max(flaxid) IS 'maximum value of all flaxid input values';
+
+-- generation and extraction (text casts are the automatic I/O ones)
+
+CREATE FUNCTION flaxid_generate() RETURNS flaxid
+	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+CREATE FUNCTION flaxid_timestamp(flaxid) RETURNS timestamptz
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION flaxid_from_timestamp(timestamptz) RETURNS flaxid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION flaxid_generate() IS 'new Flax ID, increasing within the session';
+COMMENT ON FUNCTION flaxid_timestamp(flaxid) IS 'creation time of a flaxid, to the millisecond';
+COMMENT ON FUNCTION flaxid_from_timestamp(timestamptz) IS 'least flaxid of the millisecond, for range bounds';

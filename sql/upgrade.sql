@@ -1,0 +1,101 @@
+--
+-- Updating from 1.0 gives exactly what a fresh install of the newest version
+-- gives: functions and their markings, operators, operator classes and
+-- families with their members, casts, types, aggregates and every comment.
+--
+-- one line per object of the extension, without oids
+CREATE FUNCTION regress.idgen_catalog() RETURNS SETOF text LANGUAGE sql AS $$
+WITH ext AS (
+	SELECT classid, objid FROM pg_depend
+	WHERE refclassid = 'pg_extension'::regclass AND deptype = 'e'
+	  AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'idgen')
+)
+SELECT 'function ' || p.oid::regprocedure || ' -> ' || pg_get_function_result(p.oid)
+	|| ' kind=' || p.prokind::text || ' vol=' || p.provolatile::text || ' strict=' || p.proisstrict
+	|| ' par=' || p.proparallel::text || ' leak=' || p.proleakproof || ' cost=' || p.procost
+	|| ' rows=' || p.prorows || ' lang=' || l.lanname || ' src=' || p.prosrc
+	|| ' bin=' || coalesce(p.probin, '') || ' support=' || p.prosupport::regproc
+	|| ' config=' || coalesce(p.proconfig::text, '')
+	|| ' comment=' || coalesce(obj_description(p.oid, 'pg_proc'), '<none>')
+FROM ext JOIN pg_proc p ON ext.classid = 'pg_proc'::regclass AND p.oid = ext.objid
+JOIN pg_language l ON l.oid = p.prolang
+UNION ALL
+SELECT 'aggregate ' || a.aggfnoid::regprocedure || ' trans=' || a.aggtransfn::regproc
+	|| ' final=' || a.aggfinalfn::regproc || ' combine=' || a.aggcombinefn::regproc
+	|| ' sortop=' || a.aggsortop::regoperator || ' type=' || a.aggtranstype::regtype
+FROM ext JOIN pg_aggregate a ON ext.classid = 'pg_proc'::regclass AND a.aggfnoid = ext.objid
+UNION ALL
+SELECT 'type ' || t.oid::regtype || ' len=' || t.typlen || ' byval=' || t.typbyval
+	|| ' type=' || t.typtype::text || ' cat=' || t.typcategory::text || ' pref=' || t.typispreferred
+	|| ' align=' || t.typalign::text || ' storage=' || t.typstorage::text
+	|| ' io=' || t.typinput::regproc || '/' || t.typoutput::regproc || '/'
+	|| t.typreceive::regproc || '/' || t.typsend::regproc
+	|| ' elem=' || t.typelem::regtype || ' array=' || t.typarray::regtype
+	|| ' comment=' || coalesce(obj_description(t.oid, 'pg_type'), '<none>')
+FROM ext JOIN pg_type t ON ext.classid = 'pg_type'::regclass AND t.oid = ext.objid
+UNION ALL
+SELECT 'operator ' || o.oid::regoperator || ' -> ' || o.oprresult::regtype
+	|| ' code=' || o.oprcode::regproc || ' com=' || o.oprcom::regoperator
+	|| ' neg=' || o.oprnegate::regoperator || ' rest=' || o.oprrest::regproc
+	|| ' join=' || o.oprjoin::regproc || ' merge=' || o.oprcanmerge || ' hash=' || o.oprcanhash
+	|| ' comment=' || coalesce(obj_description(o.oid, 'pg_operator'), '<none>')
+FROM ext JOIN pg_operator o ON ext.classid = 'pg_operator'::regclass AND o.oid = ext.objid
+UNION ALL
+SELECT 'opclass ' || am.amname || ' ' || c.opcname || ' for ' || c.opcintype::regtype
+	|| ' family=' || f.opfname || ' default=' || c.opcdefault
+	|| ' key=' || c.opckeytype::regtype
+	|| ' comment=' || coalesce(obj_description(c.oid, 'pg_opclass'), '<none>')
+FROM ext JOIN pg_opclass c ON ext.classid = 'pg_opclass'::regclass AND c.oid = ext.objid
+JOIN pg_am am ON am.oid = c.opcmethod JOIN pg_opfamily f ON f.oid = c.opcfamily
+UNION ALL
+SELECT 'opfamily ' || am.amname || ' ' || f.opfname
+	|| ' comment=' || coalesce(obj_description(f.oid, 'pg_opfamily'), '<none>')
+FROM ext JOIN pg_opfamily f ON ext.classid = 'pg_opfamily'::regclass AND f.oid = ext.objid
+JOIN pg_am am ON am.oid = f.opfmethod
+UNION ALL
+SELECT 'amop ' || f.opfname || ' ' || o.amoplefttype::regtype || ',' || o.amoprighttype::regtype
+	|| ' strategy ' || o.amopstrategy || ' ' || o.amopopr::regoperator
+	|| ' purpose=' || o.amoppurpose::text || ' sortfamily=' || o.amopsortfamily
+FROM ext JOIN pg_opfamily f ON ext.classid = 'pg_opfamily'::regclass AND f.oid = ext.objid
+JOIN pg_amop o ON o.amopfamily = f.oid
+UNION ALL
+SELECT 'amproc ' || f.opfname || ' ' || p.amproclefttype::regtype || ','
+	|| p.amprocrighttype::regtype || ' support ' || p.amprocnum || ' ' || p.amproc::regprocedure
+FROM ext JOIN pg_opfamily f ON ext.classid = 'pg_opfamily'::regclass AND f.oid = ext.objid
+JOIN pg_amproc p ON p.amprocfamily = f.oid
+UNION ALL
+SELECT 'cast ' || c.castsource::regtype || ' -> ' || c.casttarget::regtype
+	|| ' func=' || c.castfunc::regprocedure || ' context=' || c.castcontext::text
+	|| ' method=' || c.castmethod::text
+	|| ' comment=' || coalesce(obj_description(c.oid, 'pg_cast'), '<none>')
+FROM ext JOIN pg_cast c ON ext.classid = 'pg_cast'::regclass AND c.oid = ext.objid
+UNION ALL
+-- anything else the extension owns, by its description
+SELECT 'object ' || pg_describe_object(ext.classid, ext.objid, 0)
+FROM ext
+WHERE ext.classid NOT IN ('pg_proc'::regclass, 'pg_type'::regclass, 'pg_operator'::regclass,
+						  'pg_opclass'::regclass, 'pg_opfamily'::regclass, 'pg_cast'::regclass)
+$$;
+CREATE TABLE regress.catalog_updated (line text);
+CREATE TABLE regress.catalog_fresh (line text);
+CREATE EXTENSION idgen VERSION '1.0';
+ALTER EXTENSION idgen UPDATE;
+SELECT extversion = (SELECT default_version FROM pg_available_extensions WHERE name = 'idgen')
+	AS updated_to_default
+FROM pg_extension WHERE extname = 'idgen';
+INSERT INTO regress.catalog_updated SELECT regress.idgen_catalog();
+DROP EXTENSION idgen;
+CREATE EXTENSION idgen;
+INSERT INTO regress.catalog_fresh SELECT regress.idgen_catalog();
+DROP EXTENSION idgen;
+-- the comparison covers every kind of object
+SELECT split_part(line, ' ', 1) AS kind, count(*) > 0 AS present
+FROM regress.catalog_fresh GROUP BY 1 ORDER BY 1;
+-- each row is a difference
+(SELECT 'only after update' AS side, line FROM regress.catalog_updated
+ EXCEPT ALL SELECT 'only after update', line FROM regress.catalog_fresh)
+UNION ALL
+(SELECT 'only in fresh install', line FROM regress.catalog_fresh
+ EXCEPT ALL SELECT 'only in fresh install', line FROM regress.catalog_updated)
+ORDER BY 1, 2;
+DROP TABLE regress.catalog_updated, regress.catalog_fresh;
