@@ -46,7 +46,7 @@ run_package() {
 	rc=0
 	cp -a "$IDGEN_BUILD" "$dir/idgen"
 	(cd "$dir/idgen" && dpkg-buildpackage -b -us -uc) >"$dir/build.log" 2>&1 || rc=$?
-	deb=$(ls "$dir"/"$IDGEN_DEB"_*.deb 2>/dev/null | head -n 1)
+	deb=$(ls "$dir"/"$IDGEN_DEB"_*.deb 2>/dev/null | head -n 1 || true)
 	[ -z "$deb" ] || dpkg-deb -c "$deb" >"$dir/contents" 2>&1 || true
 	if [ $rc -eq 0 ] && [ -n "$deb" ] &&
 		grep -q "/usr/lib/postgresql/$PG_MAJOR/lib/idgen.so$" "$dir/contents" &&
