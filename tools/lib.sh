@@ -14,8 +14,11 @@ PG_CONFIG=/usr/lib/postgresql/$PG_MAJOR/bin/pg_config
 # Debian packages the build, the tests and the benchmarks need
 IDGEN_PACKAGES=(make gcc perl postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR
 	libssl-dev libipc-run-perl libcmocka-dev clang libclang-rt-14-dev libfaketime openssl)
-# the Debian package (debian/)
-IDGEN_PACKAGES+=(build-essential debhelper dpkg-dev postgresql-server-dev-all)
+# the client programs (test/clients) and the Debian package (debian/)
+IDGEN_PACKAGES+=(python3-psycopg libpostgresql-jdbc-java default-jdk-headless
+	build-essential debhelper dpkg-dev postgresql-server-dev-all)
+# Node.js from elsewhere (e.g. NodeSource) brings its own npm
+command -v npm >/dev/null || IDGEN_PACKAGES+=(nodejs npm)
 
 say() { printf 'idgen: %s\n' "$*" >&2; }
 

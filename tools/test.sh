@@ -3,6 +3,7 @@
 # (libFuzzer), pg_regress against a scratch cluster, and the TAP tests
 # (PostgreSQL::Test::Cluster).  Ends with one line "idgen: N passed, M failed".
 source "$(dirname "$0")/lib.sh"
+source "$IDGEN_ROOT/test/clients/run.sh"
 source "$IDGEN_ROOT/test/package/run.sh"
 
 PASSED=0
@@ -110,6 +111,8 @@ run_regress
 idgen_cluster_stop
 say "TAP tests"
 run_tap
+say "client programs (psycopg, node-postgres, pgjdbc)"
+run_clients
 say "packaging: META.json, the Debian package"
 run_package
 
