@@ -132,6 +132,12 @@ BEGIN
 	END LOOP;
 	RAISE NOTICE 'DistributedId128s out of order, malformed or off the clock: %', bad;
 END $$;
+-- the 12 bits after its version nibble are the clock's fraction of the
+-- millisecond for the first id of a millisecond
+SELECT checked > 150 AS enough_checked, off_clock
+FROM regress.fraction_off_clock('SELECT distid128_generate()::text',
+	'SELECT ((get_byte(uuid_send($1::uuid), 6) & 15) << 8) | get_byte(uuid_send($1::uuid), 7)',
+	'SELECT distid128_timestamp($1::uuid)', 200);
 
 --
 -- bounds for ranges

@@ -94,6 +94,12 @@ SELECT count(*) FILTER (WHERE pg_temp.rand_field(id) >= (1::bigint << 53)) AS to
 FROM (SELECT iuid_generate(255, 255, '2019-01-01 00:00+00'::timestamptz + g * interval '1 ms') AS id
       FROM generate_series(1, 1000) g) s;
 
+-- from the clock, the top 12 bits of a new millisecond's random field are
+-- the clock's fraction of that millisecond
+SELECT checked > 150 AS enough_checked, off_clock
+FROM regress.fraction_off_clock('SELECT iuid_generate(1, 1)::text',
+	'SELECT pg_temp.rand_field($1::iuid) >> 42', 'SELECT iuid_timestamp($1::iuid)', 200);
+
 -- backfill: the id carries the given time, truncated to the millisecond
 SELECT iuid_timestamp(iuid_generate(1, 2, '2024-05-06 07:08:09.123999+00')),
        iuid_country(iuid_generate(1, 2, '2024-05-06 07:08:09.123999+00')),

@@ -17,3 +17,39 @@ EXCEPTION WHEN OTHERS THEN
 	       || coalesce(' | HINT: ' || nullif(hint, ''), '');
 END $$;
 SELECT regress.err('SELECT 1/0');
+-- ids made just after a sleep (so each is the first of its millisecond)
+-- whose sub-millisecond clock bits (12, in 1/4096 ms) are not between the
+-- clock read before and after generating; only ids whose two readings share
+-- their millisecond are checked.  generate: SQL giving an id as text;
+-- fraction and stamp: SQL of $1 (that text) giving its clock bits and time.
+CREATE FUNCTION regress.fraction_off_clock(generate text, fraction text, stamp text, n int,
+	OUT checked int, OUT off_clock int) LANGUAGE plpgsql AS $$
+DECLARE
+	t0 timestamptz;
+	t1 timestamptz;
+	id text;
+	f int;
+	ts timestamptz;
+	us0 bigint;
+	us1 bigint;
+BEGIN
+	checked := 0;
+	off_clock := 0;
+	FOR i IN 1..n LOOP
+		PERFORM pg_sleep(0.002);
+		t0 := clock_timestamp();
+		EXECUTE generate INTO id;
+		t1 := clock_timestamp();
+		EXECUTE fraction INTO f USING id;
+		EXECUTE stamp INTO ts USING id;
+		CONTINUE WHEN date_trunc('milliseconds', t0) <> date_trunc('milliseconds', t1)
+			OR ts <> date_trunc('milliseconds', t0);
+		checked := checked + 1;
+		us0 := extract(microseconds FROM t0)::bigint % 1000;
+		us1 := extract(microseconds FROM t1)::bigint % 1000;
+		-- t0 <= the clock read in the generator < t1 + 1 us
+		IF f < us0 * 4096 / 1000 OR f > ((us1 + 1) * 1000 - 1) * 4096 / 1000000 THEN
+			off_clock := off_clock + 1;
+		END IF;
+	END LOOP;
+END $$;

@@ -19,6 +19,7 @@ static const idgen_time_span flaxid_span = {
 /* 32-bit increments in 55 free bits: over eight million ids per millisecond */
 static const idg_mono_cfg flaxid_mono_cfg = {
 	.rand_bits = FLAXID_RAND_BITS,
+	.frac_bits = IDGEN_FRAC_BITS,
 	.inc_bits = 32,
 	.max_ms = FLAXID_MAX_MS,
 	.back_leeway_ms = 1000,

@@ -28,7 +28,7 @@ _PG_init(void)
 }
 
 uint64
-idgen_clock_ms(void)
+idgen_clock_now(uint32 *sub_ns)
 {
 	struct timespec ts;
 
@@ -36,7 +36,15 @@ idgen_clock_ms(void)
 		ereport(ERROR,
 				(errcode(ERRCODE_SYSTEM_ERROR),
 				 errmsg("could not read the real-time clock: %m")));
+	if (sub_ns)
+		*sub_ns = (uint32) (ts.tv_nsec % 1000000);
 	return (uint64) ts.tv_sec * 1000 + (uint64) ts.tv_nsec / 1000000;
+}
+
+uint64
+idgen_clock_ms(void)
+{
+	return idgen_clock_now(NULL);
 }
 
 static int
@@ -108,9 +116,11 @@ idgen_clock_out_of_span(const idgen_time_span *span)
 void
 idgen_mono_next_now(idg_mono *st, const idg_mono_cfg *cfg, const idgen_time_span *span)
 {
-	int64		now = (int64) idgen_clock_ms() - span->epoch_unix_ms;
+	uint32		sub_ns;
+	int64		now = (int64) idgen_clock_now(&sub_ns) - span->epoch_unix_ms;
 
-	if (now < 0 || idg_mono_next(st, cfg, (uint64) now, idgen_random_u64, NULL) != IDG_MONO_OK)
+	if (now < 0 ||
+		idg_mono_next(st, cfg, (uint64) now, sub_ns, idgen_random_u64, NULL) != IDG_MONO_OK)
 		idgen_clock_out_of_span(span);
 }
 

@@ -19,7 +19,15 @@
 extern void base36id_init(void);
 extern void publicid_init(void);
 
-/* idgen.c: clock and timestamp conversions */
+/*
+ * Bits of the sub-millisecond clock fraction on top of the random field of
+ * iuid, flaxid and DistributedId128 (about 244 ns, as PostgreSQL 18's
+ * uuidv7()): ids of different backends in one millisecond follow real time.
+ */
+#define IDGEN_FRAC_BITS 12
+
+/* the real-time clock in Unix milliseconds, and nanoseconds into that one */
+extern uint64 idgen_clock_now(uint32 *sub_ns);
 extern uint64 idgen_clock_ms(void);
 
 /* A type's representable time span, in its own units since its own epoch. */

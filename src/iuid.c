@@ -21,6 +21,7 @@ static const idgen_time_span iuid_span = {
 /* 32-bit increments leave room for over two million ids per millisecond */
 static const idg_mono_cfg iuid_mono_cfg = {
 	.rand_bits = IUID_RAND_BITS,
+	.frac_bits = IDGEN_FRAC_BITS,
 	.inc_bits = 32,
 	.max_ms = IUID_MAX_MS,
 	.back_leeway_ms = 1000,

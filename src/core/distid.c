@@ -319,20 +319,30 @@ distid_next(distid_gen *g, uint64_t now_ms, idg_rand64_fn rnd, void *ctx, idg_u1
 /*
  * DistributedId128Generator.CreateValues(): no leeway; on overflow within a
  * millisecond, sleep unless the clock went back by a second or more.
+ *
+ * One change for concurrent writers: the top DISTID128_FRAC_BITS of the 75
+ * random bits (the 12 bits after the version nibble, where UUIDv7 keeps its
+ * rand_a) carry the sub-millisecond clock fraction, and a later fraction in
+ * the same millisecond takes fresh bits instead of an increment (RFC 9562
+ * §6.2 method 3, as PostgreSQL 18's uuidv7()), so that ids of different
+ * backends come out in real-time order.
  */
 distid_gen_status
-distid128_next(distid128_gen *g, uint64_t now_ms, idg_rand64_fn rnd, void *ctx, uint8_t id[16])
+distid128_next(distid128_gen *g, uint64_t now_ms, uint32_t sub_ns, idg_rand64_fn rnd,
+			   void *ctx, uint8_t id[16])
 {
-	uint64_t	hi = rnd(ctx) >> (64 - 11);
-	uint64_t	lo = rnd(ctx);
+	uint64_t	frac = idg_mono_frac(sub_ns, DISTID128_FRAC_BITS);
+	uint64_t	r = rnd(ctx);
+	uint64_t	hi = frac >> 1;
+	uint64_t	lo = (frac << 63) | (r & idg_mask(63));
 	uint64_t	ts = now_ms;
+	idg_u128	prev = ((idg_u128) g->prev_hi << 64) | g->prev_lo;
 
 	if ((hi | lo) == 0)
 		lo = 1;
-	if (ts <= g->prev_ts)
+	if (ts < g->prev_ts || (ts == g->prev_ts && frac <= (uint64_t) (prev >> 63)))
 	{
-		uint64_t	inc = lo & idg_mask(DISTID128_INC_BITS);
-		idg_u128	prev = ((idg_u128) g->prev_hi << 64) | g->prev_lo;
+		uint64_t	inc = r & idg_mask(DISTID128_INC_BITS);
 		idg_u128	max75 = ((idg_u128) 1 << 75) - 1;
 
 		if (inc == 0)

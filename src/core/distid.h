@@ -29,6 +29,7 @@
 #define DISTID_LEEWAY_MS 1000
 #define DISTID_MAX_TS ((UINT64_C(1) << 45) - 1)	/* 3014-12-13 12:41:28.831 UTC */
 #define DISTID128_INC_BITS 58
+#define DISTID128_FRAC_BITS 12	/* sub-millisecond clock fraction on top of R */
 
 /* 10^28 - 1 */
 static inline idg_u128
@@ -104,8 +105,11 @@ typedef struct distid128_gen
 	uint64_t	prev_lo;		/* low 64 */
 } distid128_gen;
 
-/* now_ms: milliseconds since 1700-01-01Z; id is 16 big-endian bytes */
-extern distid_gen_status distid128_next(distid128_gen *g, uint64_t now_ms, idg_rand64_fn rnd,
-										void *ctx, uint8_t id[16]);
+/*
+ * now_ms: milliseconds since 1700-01-01Z, sub_ns: nanoseconds into it;
+ * id is 16 big-endian bytes
+ */
+extern distid_gen_status distid128_next(distid128_gen *g, uint64_t now_ms, uint32_t sub_ns,
+										idg_rand64_fn rnd, void *ctx, uint8_t id[16]);
 
 #endif							/* IDGEN_CORE_DISTID_H */

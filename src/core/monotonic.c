@@ -1,15 +1,27 @@
 /*
- * monotonic.c — RFC 9562 §6.2 "monotonic random" state machine.
+ * monotonic.c — RFC 9562 §6.2 "monotonic random" state machine (monotonic.h).
  */
 #include "monotonic.h"
 #include "bytes.h"
 
-static void
-fresh(idg_mono *st, const idg_mono_cfg *cfg, uint64_t ms, idg_rand64_fn rnd, void *ctx)
+/* a fresh random field: the clock fraction on top, random bits below */
+static uint64_t
+fresh_field(const idg_mono_cfg *cfg, uint32_t sub_ns, idg_rand64_fn rnd, void *ctx)
 {
-	/* top bit clear leaves at least half the field for increments */
+	unsigned	low = cfg->rand_bits - cfg->frac_bits;
+
+	/* without a fraction, a clear top bit leaves half the field for increments */
+	if (cfg->frac_bits == 0)
+		return rnd(ctx) & idg_mask(low - 1);
+	return (idg_mono_frac(sub_ns, cfg->frac_bits) << low) | (rnd(ctx) & idg_mask(low));
+}
+
+static void
+fresh(idg_mono *st, const idg_mono_cfg *cfg, uint64_t ms, uint32_t sub_ns,
+	  idg_rand64_fn rnd, void *ctx)
+{
 	st->ms = ms;
-	st->rand = rnd(ctx) & idg_mask(cfg->rand_bits - 1);
+	st->rand = fresh_field(cfg, sub_ns, rnd, ctx);
 	st->valid = true;
 }
 
@@ -26,15 +38,19 @@ increment(idg_mono *st, const idg_mono_cfg *cfg, idg_rand64_fn rnd, void *ctx)
 }
 
 idg_mono_status
-idg_mono_next(idg_mono *st, const idg_mono_cfg *cfg, uint64_t now_ms,
+idg_mono_next(idg_mono *st, const idg_mono_cfg *cfg, uint64_t now_ms, uint32_t sub_ns,
 			  idg_rand64_fn rnd, void *ctx)
 {
 	idg_mono	next = *st;
+	unsigned	low = cfg->rand_bits - cfg->frac_bits;
 
 	if (!next.valid || now_ms > next.ms || next.ms - now_ms > cfg->back_leeway_ms)
-		fresh(&next, cfg, now_ms, rnd, ctx);
+		fresh(&next, cfg, now_ms, sub_ns, rnd, ctx);
+	else if (cfg->frac_bits > 0 && now_ms == next.ms &&
+			 idg_mono_frac(sub_ns, cfg->frac_bits) > next.rand >> low)
+		fresh(&next, cfg, now_ms, sub_ns, rnd, ctx);	/* the fraction moved on */
 	else if (!increment(&next, cfg, rnd, ctx))
-		fresh(&next, cfg, next.ms + 1, rnd, ctx);	/* borrow a millisecond */
+		fresh(&next, cfg, next.ms + 1, 0, rnd, ctx);	/* borrow a millisecond */
 
 	if (next.ms > cfg->max_ms)
 		return IDG_MONO_TIME_RANGE;
@@ -50,8 +66,13 @@ idg_mono_next_at(idg_mono *st, const idg_mono_cfg *cfg, uint64_t at_ms,
 
 	if (at_ms > cfg->max_ms)
 		return IDG_MONO_TIME_RANGE;
+	/* no clock to take a fraction from: the whole field is random */
 	if (!next.valid || next.ms != at_ms || !increment(&next, cfg, rnd, ctx))
-		fresh(&next, cfg, at_ms, rnd, ctx);
+	{
+		next.ms = at_ms;
+		next.rand = rnd(ctx) & idg_mask(cfg->rand_bits - 1);
+		next.valid = true;
+	}
 	*st = next;
 	return IDG_MONO_OK;
 }

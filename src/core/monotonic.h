@@ -1,16 +1,25 @@
 /*
- * monotonic.h — the "monotonic random" generator of RFC 9562 §6.2 (method 2)
- * as a pure state machine: the caller passes the clock reading and the random
- * source, so the behaviour on frozen, stepping and bursting clocks can be
- * replayed in unit tests.
+ * monotonic.h — the "monotonic random" generator of RFC 9562 §6.2 (methods 2
+ * and 3) as a pure state machine: the caller passes the clock reading and the
+ * random source, so the behaviour on frozen, stepping and bursting clocks can
+ * be replayed in unit tests.
  *
  * Rules (SPEC.md, common to the time-ordered types):
- *  - a new millisecond takes a fresh random field with its top bit clear;
- *  - the same millisecond, or a clock that went back by at most back_leeway_ms,
- *    keeps the last millisecond and adds a fresh random increment >= 1;
+ *  - a fresh field is frac_bits of the sub-millisecond clock fraction on top
+ *    of fresh random bits (with frac_bits = 0: random bits, top bit clear);
+ *  - a new millisecond takes a fresh field;
+ *  - in the same millisecond a fresh field is taken if it is greater than the
+ *    last one (the sub-millisecond clock moved on), otherwise the last field
+ *    plus a fresh random increment >= 1;
+ *  - a clock that went back by at most back_leeway_ms keeps the last
+ *    millisecond and adds an increment;
  *  - if the increment would overflow the field, the next millisecond is
- *    borrowed (fresh random field there);
+ *    borrowed (fresh field there, fraction 0);
  *  - a clock that went back further than back_leeway_ms is followed.
+ *
+ * The fraction is what orders ids of different backends made in the same
+ * millisecond by real time (method 3), so that concurrent writers append at
+ * the right edge of a btree instead of each filling its own random spot.
  */
 #ifndef IDGEN_CORE_MONOTONIC_H
 #define IDGEN_CORE_MONOTONIC_H
@@ -23,6 +32,7 @@ typedef uint64_t (*idg_rand64_fn) (void *ctx);
 typedef struct idg_mono_cfg
 {
 	unsigned	rand_bits;		/* width of the random field, 2..63 */
+	unsigned	frac_bits;		/* its top bits carrying the sub-ms fraction */
 	unsigned	inc_bits;		/* increments are 1 .. 2^inc_bits */
 	uint64_t	max_ms;			/* largest representable millisecond */
 	uint64_t	back_leeway_ms; /* how far back the clock may go and be ignored */
@@ -41,12 +51,23 @@ typedef enum idg_mono_status
 	IDG_MONO_TIME_RANGE			/* the millisecond does not fit max_ms */
 } idg_mono_status;
 
+#define IDG_NS_PER_MS 1000000
+
 /*
- * Next id at clock reading now_ms; on success the id is (st->ms, st->rand).
- * On failure the state is unchanged.
+ * Next id at clock reading now_ms and sub_ns (0 .. IDG_NS_PER_MS-1
+ * nanoseconds into that millisecond); on success the id is
+ * (st->ms, st->rand).  On failure the state is unchanged.
  */
 extern idg_mono_status idg_mono_next(idg_mono *st, const idg_mono_cfg *cfg,
-									 uint64_t now_ms, idg_rand64_fn rnd, void *ctx);
+									 uint64_t now_ms, uint32_t sub_ns,
+									 idg_rand64_fn rnd, void *ctx);
+
+/* the fraction sub_ns / IDG_NS_PER_MS in bits binary digits, floor */
+static inline uint64_t
+idg_mono_frac(uint32_t sub_ns, unsigned bits)
+{
+	return ((uint64_t) sub_ns << bits) / IDG_NS_PER_MS;
+}
 
 /*
  * Next id for a given millisecond (backfill): the id always carries at_ms.

@@ -94,24 +94,34 @@ script_rand(void *ctx)
 static void
 fuzz_generator(const uint8_t *data, size_t size)
 {
-	/* small random field so that overflow and borrowing happen often */
-	static const idg_mono_cfg cfg = {.rand_bits = 12, .inc_bits = 4, .max_ms = 1u << 30,
+	/*
+	 * A small random field so that overflow and borrowing happen often; the
+	 * first byte picks 0 or 4 bits of sub-millisecond clock fraction.
+	 */
+	idg_mono_cfg cfg = {.rand_bits = 12, .inc_bits = 4, .max_ms = 1u << 30,
 	.back_leeway_ms = 1000};
 	script		sc = {data, size};
 	idg_mono	st = {0};
 	uint64_t	now = 1u << 20;
+	uint32_t	sub_ns = 0;
 
-	while (sc.left >= 2)
+	if (sc.left < 1)
+		return;
+	cfg.frac_bits = (*sc.p++ & 1) ? 4 : 0;
+	sc.left--;
+	while (sc.left >= 3)
 	{
 		uint64_t	pms = st.ms,
 					prand = st.rand;
 		int			had = st.valid;
 		int8_t		step = (int8_t) *sc.p++;
 
-		sc.left--;
+		/* the sub-millisecond clock: anywhere in the millisecond */
+		sub_ns = (uint32_t) (*sc.p++ * 3921u);
+		sc.left -= 2;
 		/* steps of -128..127 ms, scaled up now and then to cross the 1 s leeway */
 		now += (int64_t) step * ((*sc.p & 0x80) ? 20 : 1);
-		if (idg_mono_next(&st, &cfg, now, script_rand, &sc) != IDG_MONO_OK)
+		if (idg_mono_next(&st, &cfg, now, sub_ns, script_rand, &sc) != IDG_MONO_OK)
 			return;
 		if (!had || now > pms)
 			CHECK(st.ms == now);
@@ -119,6 +129,9 @@ fuzz_generator(const uint8_t *data, size_t size)
 			CHECK(st.ms > pms || (st.ms == pms && st.rand > prand));
 		else
 			CHECK(st.ms == now);
+		/* a fresh field of a new millisecond starts with the clock's fraction */
+		if (cfg.frac_bits > 0 && (!had || now > pms))
+			CHECK(st.rand >> 8 == idg_mono_frac(sub_ns, 4));
 		CHECK(st.rand <= 0xFFF);
 	}
 }

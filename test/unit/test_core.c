@@ -56,6 +56,15 @@ static const idg_mono_cfg iuid_cfg = {
 	.back_leeway_ms = 1000,
 };
 
+/* iuid's generator as the extension configures it: 12 bits of fraction */
+static const idg_mono_cfg iuid_frac_cfg = {
+	.rand_bits = IUID_RAND_BITS,
+	.frac_bits = 12,
+	.inc_bits = 32,
+	.max_ms = IUID_MAX_MS,
+	.back_leeway_ms = 1000,
+};
+
 /* (ms, rand) strictly after (pms, prand)? the order of the packed ids */
 static int
 after(const idg_mono *a, uint64_t pms, uint64_t prand)
@@ -262,7 +271,7 @@ test_mono_first_id(void **state)
 
 	(void) state;
 	/* a fresh field has its top bit clear, even from all-ones randomness */
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 5000, rng_ones, NULL), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 5000, 0, rng_ones, NULL), IDG_MONO_OK);
 	assert_true(st.valid);
 	assert_true(st.ms == 5000);
 	assert_true(st.rand == (UINT64_C(1) << 53) - 1);
@@ -277,11 +286,11 @@ test_mono_frozen_clock(void **state)
 	int			i;
 
 	(void) state;
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, 0, rng_splitmix, &seed), IDG_MONO_OK);
 	for (i = 0; i < 100000; i++)
 	{
 		prand = st.rand;
-		assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_splitmix, &seed), IDG_MONO_OK);
+		assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, 0, rng_splitmix, &seed), IDG_MONO_OK);
 		/* same millisecond, increment between 1 and 2^32 */
 		assert_true(st.ms == 1000);
 		assert_true(st.rand > prand);
@@ -295,11 +304,11 @@ test_mono_increment_at_least_one(void **state)
 	idg_mono	st = {0};
 
 	(void) state;
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_zero, NULL), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, 0, rng_zero, NULL), IDG_MONO_OK);
 	assert_true(st.rand == 0);
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_zero, NULL), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, 0, rng_zero, NULL), IDG_MONO_OK);
 	assert_true(st.rand == 1);
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_zero, NULL), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, 0, rng_zero, NULL), IDG_MONO_OK);
 	assert_true(st.rand == 2);
 }
 
@@ -309,12 +318,12 @@ test_mono_new_millisecond_fresh(void **state)
 	idg_mono	st = {0};
 
 	(void) state;
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_zero, NULL), IDG_MONO_OK);
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_zero, NULL), IDG_MONO_OK);
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_zero, NULL), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, 0, rng_zero, NULL), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, 0, rng_zero, NULL), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, 0, rng_zero, NULL), IDG_MONO_OK);
 	assert_true(st.rand == 2);
 	/* the next millisecond starts over from fresh randomness */
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1001, rng_zero, NULL), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1001, 0, rng_zero, NULL), IDG_MONO_OK);
 	assert_true(st.ms == 1001);
 	assert_true(st.rand == 0);
 }
@@ -329,18 +338,18 @@ test_mono_clock_back_500ms(void **state)
 	uint64_t	now;
 
 	(void) state;
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 100000, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 100000, 0, rng_splitmix, &seed), IDG_MONO_OK);
 	/* the clock steps back 500 ms and creeps forward again */
 	for (now = 99500; now <= 100000; now++)
 	{
 		pms = st.ms;
 		prand = st.rand;
-		assert_int_equal(idg_mono_next(&st, &iuid_cfg, now, rng_splitmix, &seed), IDG_MONO_OK);
+		assert_int_equal(idg_mono_next(&st, &iuid_cfg, now, 0, rng_splitmix, &seed), IDG_MONO_OK);
 		assert_true(st.ms == 100000);	/* keeps the last millisecond */
 		assert_true(after(&st, pms, prand));
 	}
 	/* past the last millisecond the clock is followed again */
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 100001, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 100001, 0, rng_splitmix, &seed), IDG_MONO_OK);
 	assert_true(st.ms == 100001);
 }
 
@@ -352,13 +361,13 @@ test_mono_clock_back_1s_edge(void **state)
 	uint64_t	prand;
 
 	(void) state;
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 100000, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 100000, 0, rng_splitmix, &seed), IDG_MONO_OK);
 	prand = st.rand;
 	/* exactly 1000 ms back is still within the leeway */
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 99000, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 99000, 0, rng_splitmix, &seed), IDG_MONO_OK);
 	assert_true(st.ms == 100000 && st.rand > prand);
 	/* 1001 ms back is not */
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 98999, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 98999, 0, rng_splitmix, &seed), IDG_MONO_OK);
 	assert_true(st.ms == 98999);
 }
 
@@ -371,15 +380,15 @@ test_mono_clock_back_5s(void **state)
 				prand;
 
 	(void) state;
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 100000, rng_splitmix, &seed), IDG_MONO_OK);
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 95000, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 100000, 0, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 95000, 0, rng_splitmix, &seed), IDG_MONO_OK);
 	/* beyond the leeway the clock is followed; uniqueness rests on the random bits */
 	assert_true(st.ms == 95000);
 	assert_true(st.rand < (UINT64_C(1) << 53));
 	/* and from there on ids increase again */
 	pms = st.ms;
 	prand = st.rand;
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 95000, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 95000, 0, rng_splitmix, &seed), IDG_MONO_OK);
 	assert_true(after(&st, pms, prand));
 }
 
@@ -393,20 +402,20 @@ test_mono_overflow_borrows(void **state)
 
 	(void) state;
 	/* an increment of 2^32 (all-ones randomness) cannot fit: borrow 1001 */
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_ones, NULL), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, 0, rng_ones, NULL), IDG_MONO_OK);
 	assert_true(st.ms == 1001);
 	assert_true(st.rand == (UINT64_C(1) << 53) - 1);
 
 	/* the clock still reads 1000: the borrowed millisecond is kept, ids increase */
 	pms = st.ms;
 	prand = st.rand;
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, 0, rng_splitmix, &seed), IDG_MONO_OK);
 	assert_true(st.ms == 1001 && after(&st, pms, prand));
 	pms = st.ms;
 	prand = st.rand;
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1001, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1001, 0, rng_splitmix, &seed), IDG_MONO_OK);
 	assert_true(st.ms == 1001 && after(&st, pms, prand));
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1002, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1002, 0, rng_splitmix, &seed), IDG_MONO_OK);
 	assert_true(st.ms == 1002);
 }
 
@@ -418,10 +427,10 @@ test_mono_overflow_boundary(void **state)
 
 	(void) state;
 	/* +1 fits exactly */
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_zero, NULL), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, 0, rng_zero, NULL), IDG_MONO_OK);
 	assert_true(st.ms == 1000 && st.rand == IUID_MAX_RAND);
 	/* +1 more does not */
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_zero, NULL), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, 0, rng_zero, NULL), IDG_MONO_OK);
 	assert_true(st.ms == 1001 && st.rand == 0);
 }
 
@@ -440,12 +449,12 @@ test_mono_burst_borrows_many(void **state)
 	 * increments of 2^32 to reach 2^54-1 exactly, so it holds 2^21+1 ids and
 	 * 3 * 2^21 more calls end in the third borrowed millisecond, 1002.
 	 */
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_ones, NULL), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, 0, rng_ones, NULL), IDG_MONO_OK);
 	for (i = 0; i < 3L * (1L << 21); i++)
 	{
 		pms = st.ms;
 		prand = st.rand;
-		assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, rng_ones, NULL), IDG_MONO_OK);
+		assert_int_equal(idg_mono_next(&st, &iuid_cfg, 1000, 0, rng_ones, NULL), IDG_MONO_OK);
 		if (!after(&st, pms, prand))
 			fail_msg("id %ld not increasing", i);
 	}
@@ -461,10 +470,10 @@ test_mono_time_range(void **state)
 
 	(void) state;
 	/* borrowing past the last millisecond fails and leaves the state alone */
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, IUID_MAX_MS, rng_splitmix, &seed),
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, IUID_MAX_MS, 0, rng_splitmix, &seed),
 					 IDG_MONO_TIME_RANGE);
 	assert_memory_equal(&st, &before, sizeof(st));
-	assert_int_equal(idg_mono_next(&st, &iuid_cfg, IUID_MAX_MS + 1, rng_splitmix, &seed),
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, IUID_MAX_MS + 1, 0, rng_splitmix, &seed),
 					 IDG_MONO_TIME_RANGE);
 	assert_memory_equal(&st, &before, sizeof(st));
 }
@@ -511,7 +520,7 @@ test_mono_random_walk(void **state)
 			default:
 				break;
 		}
-		assert_int_equal(idg_mono_next(&st, &iuid_cfg, now, rng_splitmix, &seed), IDG_MONO_OK);
+		assert_int_equal(idg_mono_next(&st, &iuid_cfg, now, 0, rng_splitmix, &seed), IDG_MONO_OK);
 		if (!had || now > pms)
 			assert_true(st.ms == now);
 		else if (pms - now <= 1000)
@@ -528,6 +537,152 @@ test_mono_random_walk(void **state)
 	/* the walk did exercise both kinds of step back */
 	assert_true(back_small > 100);
 	assert_true(back_big > 10);
+}
+
+/* the fraction of the millisecond, on top of 42 random bits */
+static void
+test_mono_frac_layout(void **state)
+{
+	idg_mono	st = {0};
+
+	(void) state;
+	/* 0.5 ms is 2048/4096; all-ones randomness fills the 42 bits below */
+	assert_int_equal(idg_mono_next(&st, &iuid_frac_cfg, 1000, 500000, rng_ones, NULL),
+					 IDG_MONO_OK);
+	assert_true(st.ms == 1000);
+	assert_true(st.rand == ((UINT64_C(2048) << 42) | ((UINT64_C(1) << 42) - 1)));
+	/* 999999 ns is the last of the 4096 steps (floor) */
+	assert_true(idg_mono_frac(999999, 12) == 4095);
+	assert_true(idg_mono_frac(244, 12) == 0);
+	assert_true(idg_mono_frac(245, 12) == 1);
+	/* a later fraction of the same millisecond takes a fresh field */
+	assert_int_equal(idg_mono_next(&st, &iuid_frac_cfg, 1000, 750000, rng_zero, NULL),
+					 IDG_MONO_OK);
+	assert_true(st.ms == 1000 && st.rand == UINT64_C(3072) << 42);
+	/* the same or an earlier fraction increments (by at least 1) */
+	assert_int_equal(idg_mono_next(&st, &iuid_frac_cfg, 1000, 750000, rng_zero, NULL),
+					 IDG_MONO_OK);
+	assert_true(st.ms == 1000 && st.rand == (UINT64_C(3072) << 42) + 1);
+	assert_int_equal(idg_mono_next(&st, &iuid_frac_cfg, 1000, 100, rng_zero, NULL),
+					 IDG_MONO_OK);
+	assert_true(st.ms == 1000 && st.rand == (UINT64_C(3072) << 42) + 2);
+	/* a new millisecond starts from its own fraction */
+	assert_int_equal(idg_mono_next(&st, &iuid_frac_cfg, 1001, 0, rng_ones, NULL),
+					 IDG_MONO_OK);
+	assert_true(st.ms == 1001 && st.rand == (UINT64_C(1) << 42) - 1);
+}
+
+/*
+ * Several backends, each with its own state and random source, take turns
+ * on one clock that moves at least one fraction step (245 ns) per call, as
+ * concurrent writers do: the ids, in the order they were made, must increase
+ * across backends too, which is what keeps a btree's inserts at its right
+ * edge.  Without the fraction each backend starts every millisecond at its
+ * own random point and about half of the turns go down.
+ */
+static void
+test_mono_frac_orders_backends(void **state)
+{
+	idg_mono	st[4] = {{0}};
+	uint64_t	seeds[4] = {1, 2, 3, 4};
+	uint64_t	walk = 77;
+	uint64_t	ms = 5000;
+	uint32_t	ns = 0;
+	uint64_t	pms = 0,
+				prand = 0;
+	int			i;
+
+	(void) state;
+	for (i = 0; i < 100000; i++)
+	{
+		uint64_t	r = rng_splitmix(&walk);
+		int			b = (int) (r % 4);
+
+		ns += 245 + (uint32_t) ((r >> 8) % 5000);
+		if (ns >= 1000000)
+		{
+			ms++;
+			ns -= 1000000;
+		}
+		assert_int_equal(idg_mono_next(&st[b], &iuid_frac_cfg, ms, ns, rng_splitmix, &seeds[b]),
+						 IDG_MONO_OK);
+		if (i > 0 && !after(&st[b], pms, prand))
+			fail_msg("id %d of backend %d is not after the previous id of any backend", i, b);
+		pms = st[b].ms;
+		prand = st[b].rand;
+	}
+}
+
+/* a frozen clock still increases, by increments, and borrows on overflow */
+static void
+test_mono_frac_frozen_and_borrow(void **state)
+{
+	uint64_t	seed = 5;
+	idg_mono	st = {0};
+	uint64_t	pms,
+				prand;
+	long		i;
+
+	(void) state;
+	assert_int_equal(idg_mono_next(&st, &iuid_frac_cfg, 1000, 999999, rng_splitmix, &seed),
+					 IDG_MONO_OK);
+	for (i = 0; i < 3000000; i++)
+	{
+		pms = st.ms;
+		prand = st.rand;
+		assert_int_equal(idg_mono_next(&st, &iuid_frac_cfg, 1000, 999999, rng_splitmix, &seed),
+						 IDG_MONO_OK);
+		if (!after(&st, pms, prand))
+			fail_msg("id %ld not increasing", i);
+		if (st.ms == pms && st.rand - prand > (UINT64_C(1) << 32))
+			fail_msg("increment of id %ld above 2^32", i);
+	}
+	/* the last fraction leaves 2^42 for increments: the clock was borrowed */
+	assert_true(st.ms > 1000);
+	/* the real clock catching up with the borrowed millisecond increments */
+	pms = st.ms;
+	prand = st.rand;
+	assert_int_equal(idg_mono_next(&st, &iuid_frac_cfg, pms, 0, rng_splitmix, &seed),
+					 IDG_MONO_OK);
+	assert_true(after(&st, pms, prand));
+}
+
+/* two DistributedId128 generators on one moving clock: made in order */
+static void
+test_distid128_frac_orders_backends(void **state)
+{
+	distid128_gen g[2] = {{0}};
+	uint64_t	seeds[2] = {11, 12};
+	uint64_t	walk = 3;
+	uint8_t		id[16],
+				prev[16] = {0};
+	uint64_t	ms = UINT64_C(10000000000000);
+	uint32_t	ns = 0;
+	int			i;
+
+	(void) state;
+	for (i = 0; i < 50000; i++)
+	{
+		uint64_t	r = rng_splitmix(&walk);
+		int			b = (int) (r & 1);
+
+		ns += 245 + (uint32_t) ((r >> 8) % 3000);
+		if (ns >= 1000000)
+		{
+			ms++;
+			ns -= 1000000;
+		}
+		assert_int_equal(distid128_next(&g[b], ms, ns, rng_splitmix, &seeds[b], id),
+						 DISTID_GEN_OK);
+		/* every call is a later fraction: fresh, the fraction in the 12 bits after the version */
+		assert_true((idg_load_be64(id) >> 16) == ms);
+		assert_true((idg_load_be64(id) & 0xFFF) == idg_mono_frac(ns, 12));
+		assert_int_equal(id[6] >> 4, 7);
+		assert_int_equal(id[8] >> 7, 0);
+		if (i > 0 && memcmp(id, prev, 16) <= 0)
+			fail_msg("DistributedId128 %d of generator %d not after the previous one", i, b);
+		memcpy(prev, id, 16);
+	}
 }
 
 static void
@@ -1029,7 +1184,7 @@ test_distid128_gen(void **state)
 		uint8_t		id[16];
 		distid_gen_status st;
 
-		while ((st = distid128_next(&g, c.now, rng_splitmix, &c.seed, id)) == DISTID_GEN_SLEEP)
+		while ((st = distid128_next(&g, c.now, 0, rng_splitmix, &c.seed, id)) == DISTID_GEN_SLEEP)
 		{
 			c.sleeps++;
 			c.now++;
@@ -1048,19 +1203,19 @@ test_distid128_gen(void **state)
 static void
 test_distid128_gen_overflow(void **state)
 {
-	/* all-ones randomness: start at 2^75-1 - nothing fits, so sleep */
+	/* all-ones randomness, last fraction: start at 2^75-1 - nothing fits, so sleep */
 	distid128_gen g = {0};
 	uint8_t		id[16];
 
 	(void) state;
-	assert_int_equal(distid128_next(&g, 1000, rng_ones, NULL, id), DISTID_GEN_OK);
+	assert_int_equal(distid128_next(&g, 1000, 999999, rng_ones, NULL, id), DISTID_GEN_OK);
 	assert_true(g.prev_hi == 0x7FF && g.prev_lo == UINT64_MAX);
-	assert_int_equal(distid128_next(&g, 1000, rng_ones, NULL, id), DISTID_GEN_SLEEP);
-	assert_int_equal(distid128_next(&g, 1000 - 999, rng_ones, NULL, id), DISTID_GEN_SLEEP);
+	assert_int_equal(distid128_next(&g, 1000, 999999, rng_ones, NULL, id), DISTID_GEN_SLEEP);
+	assert_int_equal(distid128_next(&g, 1000 - 999, 999999, rng_ones, NULL, id), DISTID_GEN_SLEEP);
 	/* the clock a second or more behind: follow it */
-	assert_int_equal(distid128_next(&g, 1000 - 1000, rng_ones, NULL, id), DISTID_GEN_OK);
+	assert_int_equal(distid128_next(&g, 1000 - 1000, 999999, rng_ones, NULL, id), DISTID_GEN_OK);
 	assert_true(g.prev_ts == 0);
-	assert_int_equal(distid128_next(&g, 1001, rng_ones, NULL, id), DISTID_GEN_OK);
+	assert_int_equal(distid128_next(&g, 1001, 999999, rng_ones, NULL, id), DISTID_GEN_OK);
 	assert_true(g.prev_ts == 1001);
 }
 
@@ -1232,6 +1387,9 @@ main(void)
 		cmocka_unit_test(test_mono_burst_borrows_many),
 		cmocka_unit_test(test_mono_time_range),
 		cmocka_unit_test(test_mono_random_walk),
+		cmocka_unit_test(test_mono_frac_layout),
+		cmocka_unit_test(test_mono_frac_orders_backends),
+		cmocka_unit_test(test_mono_frac_frozen_and_borrow),
 		cmocka_unit_test(test_mono_backfill),
 		cmocka_unit_test(test_b36_vectors),
 		cmocka_unit_test(test_b36_order_roundtrip),
@@ -1249,6 +1407,7 @@ main(void)
 		cmocka_unit_test(test_distid_gen_zero_random),
 		cmocka_unit_test(test_distid128_gen),
 		cmocka_unit_test(test_distid128_gen_overflow),
+		cmocka_unit_test(test_distid128_frac_orders_backends),
 		cmocka_unit_test(test_pubid_layouts),
 		cmocka_unit_test(test_pubid_guid_order),
 		cmocka_unit_test(test_flaxid_vectors),
