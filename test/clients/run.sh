@@ -6,16 +6,22 @@
 # Unix sockets); then the check that README quotes these programs.
 
 run_clients() {
-	local src=$IDGEN_BUILD/test/clients dir=$IDGEN_WORK/clients port rc
+	local src=$IDGEN_BUILD/test/clients dir=$IDGEN_WORK/clients port rc try started=
 	mkdir -p "$dir"
-	port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-	as_server rm -rf "$IDGEN_WORK/data"
-	if ! idgen_cluster_start "idgen.worker_id = 7" "listen_addresses = '127.0.0.1'" "port = $port" ||
-		! PGPORT=$port idgen_psql -c 'CREATE EXTENSION idgen'; then
+	# a port free a moment ago may be taken before the server binds it: retry
+	for try in 1 2 3; do
+		port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+		as_server rm -rf "$IDGEN_WORK/data"
+		if idgen_cluster_start "idgen.worker_id = 7" "listen_addresses = '127.0.0.1'" "port = $port"; then
+			started=1
+			break
+		fi
+	done
+	export PGPORT=$port
+	if [ -z "$started" ] || ! idgen_psql -c 'CREATE EXTENSION idgen'; then
 		record clients 0 1
 		return 0
 	fi
-	export PGPORT=$port
 
 	rc=0
 	/usr/bin/python3 "$src/python/test_psycopg.py" >"$dir/psycopg.log" 2>&1 || rc=$?
@@ -30,7 +36,7 @@ run_clients() {
 	rc=0
 	{ javac -d "$dir/java" -cp /usr/share/java/postgresql.jar "$src/java/IdgenJdbc.java" &&
 		java -cp "/usr/share/java/postgresql.jar:$dir/java" IdgenJdbc \
-			"jdbc:postgresql://127.0.0.1:$port/postgres?user=postgres"; } >"$dir/jdbc.log" 2>&1 || rc=$?
+			"jdbc:postgresql://127.0.0.1:$port/$PGDATABASE?user=$PGUSER"; } >"$dir/jdbc.log" 2>&1 || rc=$?
 	record_log clients-jdbc "$dir/jdbc.log" $rc
 
 	idgen_cluster_stop
