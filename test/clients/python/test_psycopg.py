@@ -70,6 +70,8 @@ IDGEN_TYPES = {
 
 def _register_type(conn, name, cls, to_binary, from_binary):
     info = TypeInfo.fetch(conn, name)
+    if info is None:
+        raise LookupError(f"type {name} not found: CREATE EXTENSION idgen in this database")
     info.register(conn)  # arrays (name[]) load and dump too
 
     class TextLoader(Loader):
