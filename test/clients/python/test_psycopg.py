@@ -249,7 +249,19 @@ def without_adapters():
               got == bytes.fromhex("017f22e279b0802a814123456789abcd"), repr(got))
 
 
+def not_installed():
+    # the scratch cluster has idgen in its database postgres only
+    with psycopg.connect(dbname="template1") as conn:
+        try:
+            register_idgen(conn)
+            check("register_idgen where idgen is not installed raises LookupError", False)
+        except LookupError as e:
+            check("register_idgen where idgen is not installed raises LookupError",
+                  "CREATE EXTENSION idgen" in str(e), str(e))
+
+
 def main():
+    guarded("not installed", not_installed)
     guarded("without adapters", without_adapters)
     guarded("README example", readme_example)
     with psycopg.connect(autocommit=True) as conn:
