@@ -7,8 +7,6 @@
 # idgen preloaded and idgen.worker_id set, using the installed files only,
 # and the package is removed again.
 
-IDGEN_DEB=postgresql-$PG_MAJOR-idgen
-
 # versions: META.json (semver), its provides entry and install script, and
 # debian/changelog all name idgen.control's default_version
 package_versions() {
@@ -37,10 +35,19 @@ EOF
 }
 
 run_package() {
-	local dir=$IDGEN_WORK/package deb p f rc=0
+	local dir=$IDGEN_WORK/package-$PG_MAJOR deb rc=0 IDGEN_DEB=postgresql-$PG_MAJOR-idgen
 	mkdir -p "$dir"
 	package_versions >"$dir/versions.log" 2>&1 || rc=$?
 	record_log versions "$dir/versions.log" $rc
+
+	# pg_buildext builds for the versions debian/pgversions allows and
+	# postgresql-common supports (Debian 12: 15 only)
+	local versions
+	versions=$(cd "$IDGEN_BUILD" && pg_buildext supported-versions 2>&1 || true)
+	if ! grep -qx "$PG_MAJOR" <<<"$versions"; then
+		skip package 1 "pg_buildext does not build for PostgreSQL $PG_MAJOR here"
+		return 0
+	fi
 
 	# build in a copy: the build cleans and writes debian/ and build-*/
 	rc=0
@@ -63,20 +70,34 @@ run_package() {
 		skip package-install 1 "installing $deb needs root"
 		return 0
 	fi
-	if dpkg-query -W -f='${Status}\n' "$IDGEN_DEB" 2>/dev/null | grep -q 'ok installed'; then
-		skip package-install 1 "$IDGEN_DEB is installed already; left alone"
+	# one test run at a time installs the package on this machine
+	local lock
+	exec {lock}>/tmp/idgen-package-test.lock
+	if flock -w 900 "$lock"; then
+		package_install_test "$deb" "$dir" "$IDGEN_DEB"
+	else
+		record package-install 0 1
+	fi
+	exec {lock}>&-
+}
+
+# package_install_test DEB DIR PACKAGE: install, regression suite, purge
+package_install_test() {
+	local deb=$1 dir=$2 pkg=$3 rc=0 owner private_bin
+	if [ "$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)" = "install ok installed" ]; then
+		skip package-install 1 "$pkg is installed already; left alone"
 		return 0
 	fi
-	rc=0
 	apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout=300 "$deb" \
 		>"$dir/install.log" 2>&1 || rc=$?
-	if [ $rc -ne 0 ] || ! dpkg -S "/usr/lib/postgresql/$PG_MAJOR/lib/idgen.so" 2>/dev/null | grep -q "^$IDGEN_DEB:"; then
+	owner=$(dpkg -S "/usr/lib/postgresql/$PG_MAJOR/lib/idgen.so" 2>/dev/null || true)
+	if [ $rc -ne 0 ] || [ "${owner%%:*}" != "$pkg" ]; then
 		cat "$dir/install.log"
 		record package-install 0 1
 	else
 		record package-install 1 0
 		# the system's own binaries, so only the installed files can serve
-		local private_bin=$PG_BIN
+		private_bin=$PG_BIN
 		PG_BIN=/usr/lib/postgresql/$PG_MAJOR/bin
 		as_server rm -rf "$IDGEN_WORK/data"
 		if idgen_cluster_start "idgen.worker_id = 5"; then
@@ -90,7 +111,7 @@ run_package() {
 	fi
 	# leave the machine as it was
 	rc=0
-	apt-get purge -y -qq -o DPkg::Lock::Timeout=300 "$IDGEN_DEB" >"$dir/remove.log" 2>&1 || rc=$?
+	apt-get purge -y -qq -o DPkg::Lock::Timeout=300 "$pkg" >"$dir/remove.log" 2>&1 || rc=$?
 	if [ $rc -eq 0 ] && [ ! -e "/usr/lib/postgresql/$PG_MAJOR/lib/idgen.so" ] &&
 		[ ! -e "/usr/share/postgresql/$PG_MAJOR/extension/idgen.control" ]; then
 		record package-remove 1 0
