@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Every test: core unit tests (cmocka), a bounded fuzz run of the core
-# (libFuzzer), pg_regress against a scratch cluster, and the TAP tests
-# (PostgreSQL::Test::Cluster).  Ends with one line "idgen: N passed, M failed".
+# (libFuzzer), pg_regress against a scratch cluster, the TAP tests
+# (PostgreSQL::Test::Cluster), the client programs (test/clients/run.sh) and
+# the packaging (test/package/run.sh).  Ends with one line
+# "idgen: N passed, M failed" (", K skipped" added when something was skipped).
 source "$(dirname "$0")/lib.sh"
 source "$IDGEN_ROOT/test/clients/run.sh"
 source "$IDGEN_ROOT/test/package/run.sh"
@@ -61,9 +63,9 @@ run_fuzz() {
 	fi
 }
 
-# run_regress [SUITE]: pg_regress against the running cluster
-run_regress() {
-	local name=${1:-regress} out=$IDGEN_WORK/${1:-regress} p f
+# regress_installcheck SUITE: pg_regress against the running cluster
+regress_installcheck() {
+	local out=$IDGEN_WORK/$1 p f
 	mkdir -p "$out"
 	if make -s -C "$IDGEN_BUILD" PG_CONFIG="$PG_CONFIG" installcheck \
 		EXTRA_REGRESS_OPTS="--outputdir=$out" >"$out/make.log" 2>&1; then :; fi
@@ -72,7 +74,13 @@ run_regress() {
 	p=$(grep -cE '^(ok|test) .* ok( |$)|^ok [0-9]+ ' "$out/make.log" || true)
 	f=$(grep -cE 'FAILED|failed \(' "$out/make.log" || true)
 	[ "$p" -gt 0 ] || [ "$f" -gt 0 ] || f=1
-	record "$name" "$p" "$f"
+	record "$1" "$p" "$f"
+}
+
+run_regress() {
+	idgen_cluster_start
+	regress_installcheck regress
+	idgen_cluster_stop
 }
 
 run_tap() {
@@ -106,9 +114,7 @@ run_unit
 run_fuzz
 idgen_install
 say "regression tests on a scratch cluster"
-idgen_cluster_start
 run_regress
-idgen_cluster_stop
 say "TAP tests"
 run_tap
 say "client programs (psycopg, node-postgres, pgjdbc)"

@@ -101,7 +101,7 @@ package_install_test() {
 		PG_BIN=/usr/lib/postgresql/$PG_MAJOR/bin
 		as_server rm -rf "$IDGEN_WORK/data"
 		if idgen_cluster_start "idgen.worker_id = 5"; then
-			run_regress package-regress
+			regress_installcheck package-regress
 			idgen_cluster_stop
 		else
 			record package-regress 0 1
