@@ -111,7 +111,10 @@ async function main() {
   const plain = new pg.Client()
   await plain.connect()
   try {
-    const r = await plain.query("SELECT ARRAY['017f22e2-79b0-802a-8141-23456789abcd'::iuid] AS a")
+    const r = await plain.query(`SELECT '017f22e2-79b0-802a-8141-23456789abcd'::iuid AS v,
+                                        ARRAY['017f22e2-79b0-802a-8141-23456789abcd'::iuid] AS a`)
+    check('unregistered: an iuid is a string', r.rows[0].v === '017f22e2-79b0-802a-8141-23456789abcd',
+      r.rows[0].v)
     check('unregistered: iuid[] is a string', r.rows[0].a === '{017f22e2-79b0-802a-8141-23456789abcd}',
       r.rows[0].a)
   } finally {
