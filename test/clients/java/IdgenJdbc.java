@@ -165,6 +165,7 @@ public class IdgenJdbc {
 		// README begin: jdbc-stringtype
 		// 4. stringtype=unspecified: every setString is sent untyped, for the
 		//    server to infer (also for text columns: the whole connection changes)
+		List<String> row = new ArrayList<>();
 		try (Connection conn = DriverManager.getConnection(url + "&stringtype=unspecified");
 		     PreparedStatement ps = conn.prepareStatement(
 				"SELECT iuid_country(?), base36id_worker(?), distid_to_hex(?), flaxid_timestamp(?)")) {
@@ -174,13 +175,15 @@ public class IdgenJdbc {
 			ps.setString(4, "0RdKJcxqVBiAiQr0");
 			try (ResultSet rs = ps.executeQuery()) {
 				rs.next();
-				// README end: jdbc-stringtype
-				check("stringtype=unspecified: setString binds every idgen type",
-					rs.getInt(1) == 42 && rs.getInt(2) == 3 && "000384A786907DB2AD82883DC7".equals(rs.getString(3))
-						&& rs.getTimestamp(4).toInstant().toString().equals("2015-10-15T20:10:25.807Z"),
-					rs.getString(1) + " " + rs.getString(2) + " " + rs.getString(3) + " " + rs.getString(4));
+				row.add(rs.getString(1));
+				row.add(rs.getString(2));
+				row.add(rs.getString(3));
+				row.add(rs.getTimestamp(4).toInstant().toString());
 			}
 		}
+		// README end: jdbc-stringtype
+		check("stringtype=unspecified: setString binds every idgen type",
+			row.equals(List.of("42", "3", "000384A786907DB2AD82883DC7", "2015-10-15T20:10:25.807Z")), row);
 	}
 
 	public static void main(String[] args) throws Exception {
