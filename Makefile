@@ -4,7 +4,8 @@ EXTENSION = idgen
 MODULE_big = idgen
 
 CORE_OBJS = src/core/uuidtext.o src/core/iuid_layout.o src/core/monotonic.o src/core/base36.o \
-	src/core/distid.o src/core/base62.o src/core/publicid.o src/core/flaxid.o
+	src/core/distid.o src/core/base62.o src/core/publicid.o src/core/flaxid.o \
+	src/core/keyfile.o
 OBJS = src/idgen.o src/random.o src/shmem.o src/fixedid.o src/iuid.o src/base36id.o src/distid.o \
 	src/publicid.o src/flaxid.o $(CORE_OBJS)
 
@@ -15,7 +16,7 @@ SHLIB_LINK += -lcrypto
 DATA = $(patsubst $(srcdir)/%,%,$(wildcard $(srcdir)/sql/idgen--*.sql))
 
 # pg_regress inputs sql/<name>.sql, outputs expected/<name>.out
-REGRESS = setup iuid base36id distid publicid flaxid markings upgrade
+REGRESS = setup iuid base36id distid publicid flaxid ranges partitions markings upgrade
 
 PG_CPPFLAGS = -I$(srcdir)/src
 

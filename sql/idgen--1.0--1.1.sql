@@ -11,3 +11,254 @@ ALTER FUNCTION base36id_generate() PARALLEL RESTRICTED;
 ALTER FUNCTION distid_generate() PARALLEL RESTRICTED;
 ALTER FUNCTION distid128_generate() PARALLEL RESTRICTED;
 ALTER FUNCTION flaxid_generate() PARALLEL RESTRICTED;
+
+-- the greatest id of a time unit: the inclusive upper bound for range shards
+-- and BETWEEN; DistributedId128 bounds
+CREATE FUNCTION iuid_max_for_timestamp(timestamptz) RETURNS iuid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION base36id_max_for_timestamp(timestamptz) RETURNS base36id
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid_max_for_timestamp(timestamptz) RETURNS distid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid128_from_timestamp(timestamptz) RETURNS uuid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid128_max_for_timestamp(timestamptz) RETURNS uuid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION flaxid_max_for_timestamp(timestamptz) RETURNS flaxid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION iuid_max_for_timestamp(timestamptz) IS 'greatest iuid of the millisecond, the inclusive upper bound for range shards and BETWEEN';
+COMMENT ON FUNCTION base36id_max_for_timestamp(timestamptz) IS 'greatest base36id of the second, the inclusive upper bound for range shards and BETWEEN';
+COMMENT ON FUNCTION distid_max_for_timestamp(timestamptz) IS 'greatest distid of the millisecond, the inclusive upper bound for range shards and BETWEEN';
+COMMENT ON FUNCTION distid128_from_timestamp(timestamptz) IS 'least DistributedId128 of the millisecond, for range bounds';
+COMMENT ON FUNCTION distid128_max_for_timestamp(timestamptz) IS 'greatest DistributedId128 of the millisecond, the inclusive upper bound for range shards and BETWEEN';
+COMMENT ON FUNCTION flaxid_max_for_timestamp(timestamptz) IS 'greatest flaxid of the millisecond, the inclusive upper bound for range shards and BETWEEN';
+
+--
+-- partition upkeep
+--
+
+-- plpgsql, as pg_partman: DDL run as the caller.  search_path is pinned, and
+-- idgen's own functions are called in the schema the extension is in now
+-- (it is relocatable), looked up at run time.
+CREATE FUNCTION idgen_create_partitions(parent regclass, "from" timestamptz,
+                                        "to" timestamptz, step interval)
+RETURNS SETOF regclass
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+	ext_schema name;
+	ext_nsp oid;
+	rel_kind "char";
+	parent_schema name;
+	parent_name name;
+	strategy "char";
+	key_natts int2;
+	key_attnum int2;
+	key_opclass oid;
+	key_column name;
+	key_type oid;
+	bound_fn text;
+	less text;
+	step_months int;
+	step_days int;
+	step_time interval;
+	name_format text;
+	origin timestamp;
+	k int := 0;
+	part_start timestamp;
+	part_end timestamp;
+	lo text;
+	hi text;
+	part_name text;
+	part regclass;
+	hit record;
+	present bool;
+BEGIN
+	IF parent IS NULL OR "from" IS NULL OR "to" IS NULL OR step IS NULL THEN
+		RAISE EXCEPTION 'idgen_create_partitions arguments must not be null'
+			USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+
+	SELECT n.oid, n.nspname INTO ext_nsp, ext_schema
+	FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+	WHERE e.extname = 'idgen';
+
+	SELECT c.relkind, n.nspname, c.relname INTO rel_kind, parent_schema, parent_name
+	FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+	WHERE c.oid = parent;
+	IF rel_kind IS DISTINCT FROM 'p' THEN
+		RAISE EXCEPTION '"%" is not a partitioned table', coalesce(parent_name, parent::text)
+			USING ERRCODE = 'wrong_object_type';
+	END IF;
+	-- one upkeep at a time per table, without blocking its readers and writers
+	EXECUTE format('LOCK TABLE ONLY %I.%I IN SHARE UPDATE EXCLUSIVE MODE', parent_schema, parent_name);
+
+	SELECT p.partstrat, p.partnatts, p.partattrs[0], p.partclass[0]
+	INTO strategy, key_natts, key_attnum, key_opclass
+	FROM pg_catalog.pg_partitioned_table p WHERE p.partrelid = parent;
+	IF strategy <> 'r' THEN
+		RAISE EXCEPTION 'table "%" is not partitioned by range', parent_name
+			USING ERRCODE = 'feature_not_supported',
+			      DETAIL = format('It is partitioned by %s.',
+			                      CASE strategy WHEN 'l' THEN 'list' ELSE 'hash' END);
+	END IF;
+	IF key_natts <> 1 OR key_attnum = 0 THEN
+		RAISE EXCEPTION 'partition key of table "%" is not one column', parent_name
+			USING ERRCODE = 'feature_not_supported',
+			      DETAIL = format('The key is %s.', pg_catalog.pg_get_partkeydef(parent));
+	END IF;
+
+	SELECT a.attname, a.atttypid INTO key_column, key_type
+	FROM pg_catalog.pg_attribute a WHERE a.attrelid = parent AND a.attnum = key_attnum;
+	SELECT CASE WHEN t.oid = 'pg_catalog.uuid'::pg_catalog.regtype THEN 'distid128_from_timestamp'
+	            ELSE t.typname || '_from_timestamp' END
+	INTO bound_fn
+	FROM pg_catalog.pg_type t
+	WHERE t.oid = key_type
+	  AND (t.oid = 'pg_catalog.uuid'::pg_catalog.regtype
+	       OR (t.typname IN ('iuid', 'distid', 'flaxid', 'base36id')
+	           AND t.typnamespace = ext_nsp));
+	IF bound_fn IS NULL THEN
+		RAISE EXCEPTION 'partition key column "%" of table "%" has type %, not an idgen type',
+			key_column, parent_name, key_type::regtype
+			USING ERRCODE = 'datatype_mismatch',
+			      HINT = 'The key must be of type iuid, distid, flaxid or base36id, or uuid holding DistributedId128s.';
+	END IF;
+	IF NOT (SELECT o.opcdefault FROM pg_catalog.pg_opclass o WHERE o.oid = key_opclass) THEN
+		RAISE EXCEPTION 'partition key of table "%" uses operator class %, not the default one',
+			parent_name, (SELECT o.opcname FROM pg_catalog.pg_opclass o WHERE o.oid = key_opclass)
+			USING ERRCODE = 'feature_not_supported',
+			      DETAIL = 'Bounds follow the order of the type''s default operator class.';
+	END IF;
+	SELECT format('%I.%s', n.nspname, o.oprname) INTO less
+	FROM pg_catalog.pg_operator o JOIN pg_catalog.pg_namespace n ON n.oid = o.oprnamespace
+	WHERE o.oprname = '<' AND o.oprleft = key_type AND o.oprright = key_type;
+
+	-- a step is whole months, or a fixed length (days and time, all in UTC)
+	step_months := (extract(year FROM step) * 12 + extract(month FROM step))::int;
+	step_days := extract(day FROM step)::int;
+	step_time := step - make_interval(months => step_months, days => step_days);
+	IF step_months < 0 OR step_days < 0 OR step_time < interval '0'
+	   OR (step_months = 0 AND step_days = 0 AND step_time = interval '0') THEN
+		RAISE EXCEPTION 'step "%" is not positive', step
+			USING ERRCODE = 'invalid_parameter_value',
+			      DETAIL = 'Its months, days and time must each be zero or more, and one of them more.';
+	END IF;
+	IF step_months > 0 AND (step_days > 0 OR step_time > interval '0') THEN
+		RAISE EXCEPTION 'step "%" mixes months with days or time', step
+			USING ERRCODE = 'invalid_parameter_value',
+			      DETAIL = 'A step is either whole months or a fixed length of days and time.';
+	END IF;
+	IF extract(microseconds FROM step_time)::bigint % 1000000 <> 0 THEN
+		RAISE EXCEPTION 'step "%" is not a whole number of seconds', step
+			USING ERRCODE = 'invalid_parameter_value',
+			      DETAIL = 'Partition names carry their start to the second.';
+	END IF;
+	IF NOT (isfinite("from") AND isfinite("to")) THEN
+		RAISE EXCEPTION 'partitions cannot start or end at infinity'
+			USING ERRCODE = 'datetime_field_overflow';
+	END IF;
+	IF "from" > "to" THEN
+		RAISE EXCEPTION '"from" (%) is later than "to" (%)', "from", "to"
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+
+	-- names: <parent>_YYYYMMDD, with _HH24MISS when the step has a time part
+	name_format := CASE WHEN step_time = interval '0' THEN 'YYYYMMDD' ELSE 'YYYYMMDD"_"HH24MISS' END;
+	origin := "from" AT TIME ZONE 'UTC';
+	LOOP
+		-- from the origin each time, so that month ends do not drift
+		part_start := origin + step * k;
+		EXIT WHEN part_start >= "to" AT TIME ZONE 'UTC';
+		part_end := origin + step * (k + 1);
+		k := k + 1;
+
+		EXECUTE format('SELECT %1$I.%2$I($1)::text, %1$I.%2$I($2)::text', ext_schema, bound_fn)
+			INTO lo, hi USING part_start AT TIME ZONE 'UTC', part_end AT TIME ZONE 'UTC';
+
+		-- existing partitions whose range meets [lo, hi)
+		present := false;
+		FOR hit IN EXECUTE format($q$
+			SELECT c.relname AS rel, b[1] AS lo, b[2] AS hi
+			FROM pg_catalog.pg_inherits i
+			JOIN pg_catalog.pg_class c ON c.oid = i.inhrelid,
+			LATERAL pg_catalog.regexp_match(pg_catalog.pg_get_expr(c.relpartbound, c.oid),
+			          '^FOR VALUES FROM \((MINVALUE|''[^'']*'')\) TO \((MAXVALUE|''[^'']*'')\)$') b
+			WHERE i.inhparent = $1
+			  AND CASE WHEN b[1] = 'MINVALUE' THEN true
+			           ELSE pg_catalog.btrim(b[1], '''')::%1$s OPERATOR(%2$s) $3::%1$s END
+			  AND CASE WHEN b[2] = 'MAXVALUE' THEN true
+			           ELSE $2::%1$s OPERATOR(%2$s) pg_catalog.btrim(b[2], '''')::%1$s END
+			ORDER BY c.relname$q$, key_type::regtype, less)
+			USING parent, lo, hi
+		LOOP
+			IF hit.lo = quote_literal(lo) AND hit.hi = quote_literal(hi) THEN
+				present := true;	-- already there
+				EXIT;
+			END IF;
+			RAISE EXCEPTION 'partition "%" of table "%" overlaps the range of a new partition',
+				hit.rel, parent_name
+				USING ERRCODE = 'invalid_object_definition',
+				      DETAIL = format('"%s" holds FROM (%s) TO (%s); the new one, starting %s UTC, would hold FROM (%L) TO (%L).',
+				                      hit.rel, hit.lo, hit.hi, part_start, lo, hi),
+				      HINT = 'Detach or drop the overlapping partition, or choose "from" and step to match it.';
+		END LOOP;
+		CONTINUE WHEN present;
+
+		part_name := parent_name || '_' || to_char(part_start, name_format);
+		IF octet_length(part_name) > 63 THEN
+			RAISE EXCEPTION 'partition name "%" is too long', part_name
+				USING ERRCODE = 'name_too_long',
+				      DETAIL = 'Names are limited to 63 bytes; rename the table or create the partitions by hand.';
+		END IF;
+		IF to_regclass(format('%I.%I', parent_schema, part_name)) IS NOT NULL THEN
+			RAISE EXCEPTION 'relation "%" already exists', part_name
+				USING ERRCODE = 'duplicate_table',
+				      DETAIL = format('It is not a partition of "%s" FROM (%L) TO (%L).', parent_name, lo, hi);
+		END IF;
+		EXECUTE format('CREATE TABLE %I.%I PARTITION OF %I.%I FOR VALUES FROM (%L) TO (%L)',
+		               parent_schema, part_name, parent_schema, parent_name, lo, hi);
+		part := format('%I.%I', parent_schema, part_name)::regclass;
+		RETURN NEXT part;
+	END LOOP;
+END
+$fn$;
+COMMENT ON FUNCTION idgen_create_partitions(regclass, timestamptz, timestamptz, interval) IS 'create the missing range partitions of a table partitioned by an idgen id, covering [from, to) in steps; returns those created';
+
+-- Keyless public ids take their keys from the file named by the setting
+-- idgen.public_id_key_file; the setting idgen.public_id_key is gone (a key
+-- in a setting is visible in catalogs and logs).
+CREATE FUNCTION public_id_keys(OUT line int4, OUT active bool, OUT fingerprint text)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE ROWS 2;
+-- operators only: the C function checks too, so a GRANT cannot widen it
+REVOKE ALL ON FUNCTION public_id_keys() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION public_id_keys() TO pg_read_all_settings;
+COMMENT ON FUNCTION public_id_keys() IS 'keys of idgen.public_id_key_file: line, whether active, SHA-256 fingerprint (superusers and pg_read_all_settings)';
+COMMENT ON FUNCTION public_id(bigint) IS 'public id of a non-negative bigint with the active key of idgen.public_id_key_file';
+COMMENT ON FUNCTION public_id(distid) IS 'public id of a distid with the active key of idgen.public_id_key_file';
+COMMENT ON FUNCTION public_id(uuid) IS 'public id of a uuid with the active key of idgen.public_id_key_file';
+COMMENT ON FUNCTION public_id_to_bigint(uuid) IS 'bigint behind a public id made with any key of idgen.public_id_key_file, or NULL';
+COMMENT ON FUNCTION public_id_to_distid(uuid) IS 'distid behind a public id made with any key of idgen.public_id_key_file, or NULL';
+COMMENT ON FUNCTION public_id_to_uuid(uuid) IS 'uuid behind a public id made with the active key of idgen.public_id_key_file';
+
+-- Where 1.0's setting still holds a key, say so (never what it is).
+DO $$
+DECLARE
+	r record;
+BEGIN
+	FOR r IN
+		SELECT coalesce(ro.rolname, '(all roles)') AS role, coalesce(d.datname, '(all databases)') AS db
+		FROM pg_db_role_setting s
+		LEFT JOIN pg_roles ro ON ro.oid = s.setrole
+		LEFT JOIN pg_database d ON d.oid = s.setdatabase
+		WHERE EXISTS (SELECT FROM unnest(s.setconfig) c WHERE c LIKE 'idgen.public\_id\_key=%')
+	LOOP
+		RAISE WARNING 'idgen.public_id_key is still set for role % in database %', r.role, r.db
+			USING DETAIL = 'The setting no longer exists; the key it holds is readable by every role in pg_db_role_setting.',
+				  HINT = 'Put the key in the file named by idgen.public_id_key_file, then remove it with ALTER ROLE ... RESET or ALTER DATABASE ... RESET idgen.public_id_key.';
+	END LOOP;
+END
+$$;

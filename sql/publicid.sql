@@ -74,40 +74,145 @@ SELECT regress.err($$SELECT public_id(-1::bigint, decode('000102030405060708090a
 SELECT public_id(NULL::bigint, k128) IS NULL AS null_id, public_id(1::bigint, NULL) IS NULL AS null_key FROM k;
 
 --
--- the setting idgen.public_id_key
+-- keys from the file named by idgen.public_id_key_file
 --
+-- writes a file into the data directory (the server's working directory),
+-- one line per element, owned by the server's user, mode 0600 (COPY TO a
+-- file would make it world-readable)
+CREATE FUNCTION regress.write_key_file(name text, lines text[]) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE format('COPY (SELECT unnest(%L::text[])) TO PROGRAM %L',
+				   lines, 'umask 077 && cat > ' || name);
+END $$;
+-- what a key is expected to show: SHA-256 of its bytes, computed here
+CREATE FUNCTION regress.fingerprint(key_base64 text) RETURNS text
+LANGUAGE sql AS $$ SELECT left(encode(sha256(decode(key_base64, 'base64')), 'hex'), 8) $$;
+
+-- unset: the keyless forms say what to do, and there are no keys to list
+SHOW idgen.public_id_key_file;
 SELECT regress.err($$SELECT public_id(1::bigint)$$);
-SELECT regress.err($$SET idgen.public_id_key = 'not base64!'$$);
-SELECT regress.err($$SET idgen.public_id_key = 'AAECAwQFBgcICQoLDA0O'$$);
-SET idgen.public_id_key = 'k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc=';
+SELECT regress.err($$SELECT public_id_to_distid('30322474-a954-ffa9-941c-6f038afe4ff1')$$);
+SELECT count(*) AS keys FROM public_id_keys();
+
+-- the file is the server's configuration: no SET, no ALTER ROLE/DATABASE SET
+SELECT regress.err($$SET idgen.public_id_key_file = 'idgen_regress.keys'$$);
+SELECT regress.err($$ALTER ROLE CURRENT_USER SET idgen.public_id_key_file = 'idgen_regress.keys'$$);
+SELECT regress.err(format('ALTER DATABASE %I SET idgen.public_id_key_file = %L',
+						  current_database(), 'idgen_regress.keys'));
+-- 1.0's idgen.public_id_key is gone: nothing accepts it
+SELECT regress.err($$SET idgen.public_id_key = 'AAECAwQFBgcICQoLDA0ODw=='$$);
+SELECT regress.err($$ALTER ROLE CURRENT_USER SET idgen.public_id_key = 'AAECAwQFBgcICQoLDA0ODw=='$$);
+SELECT regress.err(format('ALTER DATABASE %I SET idgen.public_id_key = %L',
+						  current_database(), 'AAECAwQFBgcICQoLDA0ODw=='));
+SELECT regress.err($$SHOW idgen.public_id_key$$);
+SELECT count(*) AS in_catalog FROM pg_db_role_setting, unnest(setconfig) c WHERE c LIKE 'idgen.%';
+
+-- the SPEC key, with comments and blank lines around it
+SELECT regress.write_key_file('idgen_regress.keys', ARRAY[
+	'# idgen regression test',
+	'',
+	'   k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc=   # the SPEC key',
+	'']);
+ALTER SYSTEM SET idgen.public_id_key_file = 'idgen_regress.keys';
+SELECT pg_reload_conf();
+-- a new session starts with the reloaded configuration
+\c
+SHOW idgen.public_id_key_file;
+-- SPEC.md vector through the file
 SELECT public_id('1088824355131185736905670087'::distid) AS public_id,
        public_id_to_distid('30322474-a954-ffa9-941c-6f038afe4ff1') AS back,
        public_id_to_bigint('30322474-a954-ffa9-941c-6f038afe4ff1') IS NULL AS not_a_bigint;
-SELECT public_id(123456789::bigint) = public_id(123456789::bigint, k256) AS same_as_argument,
-       public_id_to_uuid(public_id('017f22e2-79b0-802a-8141-23456789abcd'::uuid)) AS uuid_back
-FROM k;
--- a superuser sees it; it is not listed in pg_settings
-SHOW idgen.public_id_key;
-SELECT count(*) AS listed FROM pg_settings WHERE name = 'idgen.public_id_key';
-SELECT context FROM pg_settings WHERE name = 'idgen.worker_id';
+SELECT public_id(123456789::bigint) = public_id(123456789::bigint, decode('k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc=', 'base64')) AS same_as_argument,
+       public_id_to_uuid(public_id('017f22e2-79b0-802a-8141-23456789abcd'::uuid)) AS uuid_back;
+SELECT line, active, fingerprint, fingerprint = regress.fingerprint('k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc=') AS fingerprint_ok
+FROM public_id_keys();
 
--- other roles: can use the key, cannot read or change it
+-- rotation: a new active key first, the old one kept below it
+SELECT regress.write_key_file('idgen_regress.keys', ARRAY[
+	'AAECAwQFBgcICQoLDA0ODw==',
+	'# retired, kept so that old public ids still decode',
+	'k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc=']);
+-- this session read the file already: it keeps its keys until a reload;
+-- public_id_keys() shows the file as it is now (the check after an edit)
+SELECT public_id('1088824355131185736905670087'::distid) AS still_old_key;
+SELECT line, active FROM public_id_keys();
+SELECT public_id('1088824355131185736905670087'::distid) AS still_old_key;
+\c
+SELECT line, active,
+       fingerprint = regress.fingerprint(CASE line WHEN 1 THEN 'AAECAwQFBgcICQoLDA0ODw==' ELSE 'k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc=' END) AS fingerprint_ok
+FROM public_id_keys();
+-- old public ids decode; new ones use the active key
+SELECT public_id_to_distid('30322474-a954-ffa9-941c-6f038afe4ff1') AS made_with_old_key,
+       public_id('1088824355131185736905670087'::distid) = public_id('1088824355131185736905670087'::distid, '\x000102030405060708090a0b0c0d0e0f') AS new_uses_active,
+       public_id_to_bigint(public_id(42::bigint)) AS new_round_trip,
+       public_id_to_bigint(public_id(42::bigint, decode('k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc=', 'base64'))) AS old_bigint,
+       public_id_to_bigint(public_id(42::bigint, '\x0f0e0d0c0b0a09080706050403020100')) IS NULL AS unknown_key;
+-- uuids cannot be validated: only the active key decodes them
+SELECT public_id_to_uuid(public_id('017f22e2-79b0-802a-8141-23456789abcd'::uuid, '\x000102030405060708090a0b0c0d0e0f')) AS active_key,
+       public_id_to_uuid(public_id('017f22e2-79b0-802a-8141-23456789abcd'::uuid, decode('k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc=', 'base64')))
+         <> '017f22e2-79b0-802a-8141-23456789abcd' AS old_key_not_tried;
+
+-- who may list keys and who may use them
 CREATE ROLE regress_idgen_app;
 CREATE ROLE regress_idgen_monitor IN ROLE pg_read_all_settings;
+SELECT has_function_privilege('regress_idgen_app', 'public_id_keys()', 'EXECUTE') AS app_can_execute,
+       has_function_privilege('regress_idgen_monitor', 'public_id_keys()', 'EXECUTE') AS monitor_can_execute;
 SET ROLE regress_idgen_app;
 SELECT public_id_to_distid('30322474-a954-ffa9-941c-6f038afe4ff1') AS app_can_decode;
-SELECT regress.err($$SHOW idgen.public_id_key$$);
-SELECT regress.err($$SELECT current_setting('idgen.public_id_key')$$);
-SELECT count(*) AS listed FROM pg_settings WHERE name = 'idgen.public_id_key';
-SELECT regress.err($$SET idgen.public_id_key = 'AAECAwQFBgcICQoLDA0ODw=='$$);
+SHOW idgen.public_id_key_file;
+SELECT regress.err($$SELECT * FROM public_id_keys()$$);
 RESET ROLE;
+-- a grant does not get past the function's own check
+GRANT EXECUTE ON FUNCTION public_id_keys() TO regress_idgen_app;
+SET ROLE regress_idgen_app;
+SELECT regress.err($$SELECT * FROM public_id_keys()$$);
+RESET ROLE;
+REVOKE EXECUTE ON FUNCTION public_id_keys() FROM regress_idgen_app;
 SET ROLE regress_idgen_monitor;
-SHOW idgen.public_id_key;
-SELECT current_setting('idgen.public_id_key') AS masked;
+SELECT line, active FROM public_id_keys();
 RESET ROLE;
 DROP ROLE regress_idgen_app;
 DROP ROLE regress_idgen_monitor;
-RESET idgen.public_id_key;
-SELECT regress.err($$SELECT public_id_to_bigint(gen_random_uuid())$$);
+
+-- bad files: the error names the file and the line, never what it holds
+SELECT regress.write_key_file('idgen_regress.keys', ARRAY[
+	'AAECAwQFBgcICQoLDA0ODw==', '', 'k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc', '']);
+\c
+SELECT regress.err($$SELECT public_id(1::bigint)$$);
+SELECT regress.err($$SELECT * FROM public_id_keys()$$);
+SELECT regress.write_key_file('idgen_regress.keys', ARRAY[
+	'# AES keys are 16, 24 or 32 bytes', 'AAECAwQFBgcICQoLDA0O']);
+\c
+SELECT regress.err($$SELECT public_id_to_bigint('30322474-a954-ffa9-941c-6f038afe4ff1')$$);
+SELECT regress.write_key_file('idgen_regress.keys', ARRAY['# nothing yet', '']);
+\c
+SELECT regress.err($$SELECT public_id_to_uuid('30322474-a954-ffa9-941c-6f038afe4ff1')$$);
+-- readable by others: refused, as PostgreSQL refuses such an SSL key file
+SELECT regress.write_key_file('idgen_regress.keys', ARRAY['AAECAwQFBgcICQoLDA0ODw==']);
+COPY (SELECT) TO PROGRAM 'chmod 0640 idgen_regress.keys';
+\c
+SELECT regress.err($$SELECT public_id(1::bigint)$$);
+COPY (SELECT) TO PROGRAM 'chmod 0604 idgen_regress.keys';
+\c
+SELECT regress.err($$SELECT * FROM public_id_keys()$$);
+COPY (SELECT) TO PROGRAM 'chmod 0400 idgen_regress.keys';
+\c
+-- vector: openssl enc -aes-128-ecb -nopad
+SELECT public_id(1::bigint) = 'd3802c5f-d352-fce8-b4ae-a438188d77c8' AS owner_only_is_fine;
+ALTER SYSTEM SET idgen.public_id_key_file = 'idgen_regress_missing.keys';
+SELECT pg_reload_conf();
+\c
+SELECT regress.err($$SELECT public_id(1::bigint)$$);
+-- the key argument form does not need the file
+SELECT public_id(1::bigint, '\x000102030405060708090a0b0c0d0e0f') = 'd3802c5f-d352-fce8-b4ae-a438188d77c8' AS argument_still_works;
+
+ALTER SYSTEM RESET idgen.public_id_key_file;
+SELECT pg_reload_conf();
+\c
+SHOW idgen.public_id_key_file;
+COPY (SELECT) TO PROGRAM 'rm -f idgen_regress.keys';
+DROP FUNCTION regress.write_key_file(text, text[]);
+DROP FUNCTION regress.fingerprint(text);
 
 DROP EXTENSION idgen;

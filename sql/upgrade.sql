@@ -12,10 +12,12 @@ WITH ext AS (
 )
 SELECT 'function ' || p.oid::regprocedure || ' -> ' || pg_get_function_result(p.oid)
 	|| ' kind=' || p.prokind::text || ' vol=' || p.provolatile::text || ' strict=' || p.proisstrict
-	|| ' par=' || p.proparallel::text || ' leak=' || p.proleakproof || ' cost=' || p.procost
+	|| ' par=' || p.proparallel::text || ' leak=' || p.proleakproof || ' secdef=' || p.prosecdef
+	|| ' cost=' || p.procost
 	|| ' rows=' || p.prorows || ' lang=' || l.lanname || ' src=' || p.prosrc
 	|| ' bin=' || coalesce(p.probin, '') || ' support=' || p.prosupport::regproc
 	|| ' config=' || coalesce(p.proconfig::text, '')
+	|| ' acl=' || coalesce(p.proacl::text, '<default>')
 	|| ' comment=' || coalesce(obj_description(p.oid, 'pg_proc'), '<none>')
 FROM ext JOIN pg_proc p ON ext.classid = 'pg_proc'::regclass AND p.oid = ext.objid
 JOIN pg_language l ON l.oid = p.prolang

@@ -320,3 +320,12 @@ base36id_from_timestamp(PG_FUNCTION_ARGS)
 
 	PG_RETURN_INT64(b36_compose((int64) second, 0, 0));
 }
+
+PG_FUNCTION_INFO_V1(base36id_max_for_timestamp);
+Datum
+base36id_max_for_timestamp(PG_FUNCTION_ARGS)
+{
+	uint64		second = idgen_timestamp_to_units(PG_GETARG_TIMESTAMPTZ(0), &base36id_span);
+
+	PG_RETURN_INT64(b36_compose((int64) second, B36_WORKERS - 1, B36_COUNTERS - 1));
+}

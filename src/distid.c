@@ -264,6 +264,17 @@ distid_from_timestamp(PG_FUNCTION_ARGS)
 	return distid_datum(distid_compose(ms, 0));
 }
 
+/* the last millisecond's ids stop at 10^28-1, short of 48 random bits */
+PG_FUNCTION_INFO_V1(distid_max_for_timestamp);
+Datum
+distid_max_for_timestamp(PG_FUNCTION_ARGS)
+{
+	uint64		ms = idgen_timestamp_to_units(PG_GETARG_TIMESTAMPTZ(0), &distid_span);
+	idg_u128	v = distid_compose(ms, (UINT64CONST(1) << DISTID_RAND_BITS) - 1);
+
+	return distid_datum(Min(v, distid_max()));
+}
+
 PG_FUNCTION_INFO_V1(distid_to_alphanumeric_sql);
 Datum
 distid_to_alphanumeric_sql(PG_FUNCTION_ARGS)
@@ -353,6 +364,30 @@ distid128_timestamp(PG_FUNCTION_ARGS)
 	}
 	PG_RETURN_TIMESTAMPTZ(idgen_units_to_timestamp(idg_load_be64(u->data) >> 16,
 												   &distid128_span));
+}
+
+static Datum
+distid128_datum(TimestampTz ts, idg_u128 r75)
+{
+	pg_uuid_t  *result = palloc(sizeof(pg_uuid_t));
+
+	distid128_pack(idgen_timestamp_to_units(ts, &distid128_span), r75, result->data);
+	PG_RETURN_UUID_P(result);
+}
+
+PG_FUNCTION_INFO_V1(distid128_from_timestamp);
+Datum
+distid128_from_timestamp(PG_FUNCTION_ARGS)
+{
+	return distid128_datum(PG_GETARG_TIMESTAMPTZ(0), 0);
+}
+
+PG_FUNCTION_INFO_V1(distid128_max_for_timestamp);
+Datum
+distid128_max_for_timestamp(PG_FUNCTION_ARGS)
+{
+	return distid128_datum(PG_GETARG_TIMESTAMPTZ(0),
+						   ((idg_u128) 1 << DISTID128_RAND_BITS) - 1);
 }
 
 PG_FUNCTION_INFO_V1(uuid_to_alphanumeric_sql);

@@ -117,3 +117,12 @@ flaxid_from_timestamp(PG_FUNCTION_ARGS)
 
 	return flaxid_datum(flaxid_compose(ms, 0));
 }
+
+PG_FUNCTION_INFO_V1(flaxid_max_for_timestamp);
+Datum
+flaxid_max_for_timestamp(PG_FUNCTION_ARGS)
+{
+	uint64		ms = idgen_timestamp_to_units(PG_GETARG_TIMESTAMPTZ(0), &flaxid_span);
+
+	return flaxid_datum(flaxid_compose(ms, (UINT64CONST(1) << FLAXID_RAND_BITS) - 1));
+}

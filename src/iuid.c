@@ -214,6 +214,28 @@ iuid_from_timestamp(PG_FUNCTION_ARGS)
 	return iuid_make(&least, 0, 0);
 }
 
+/*
+ * The greatest iuid of the millisecond: every field after the time at its
+ * maximum, format version included (input accepts any), so that it bounds
+ * ids of later format versions too.
+ */
+PG_FUNCTION_INFO_V1(iuid_max_for_timestamp);
+Datum
+iuid_max_for_timestamp(PG_FUNCTION_ARGS)
+{
+	iuid	   *result = palloc(sizeof(iuid));
+	iuid_fields f = {
+		.ms = idgen_timestamp_to_units(PG_GETARG_TIMESTAMPTZ(0), &iuid_span),
+		.format_version = 0xF,
+		.country = 0xFF,
+		.entity = 0xFF,
+		.rand = IUID_MAX_RAND,
+	};
+
+	iuid_pack(&f, result->data);
+	PG_RETURN_IUID_P(result);
+}
+
 /* the fields of argument 0, for the extractors */
 static iuid_fields
 iuid_arg_fields(FunctionCallInfo fcinfo)

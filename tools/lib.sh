@@ -13,7 +13,8 @@ PG_CONFIG=/usr/lib/postgresql/$PG_MAJOR/bin/pg_config
 
 # Debian packages the build, the tests and the benchmarks need
 IDGEN_PACKAGES=(make gcc perl postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR
-	libssl-dev libipc-run-perl libcmocka-dev clang libclang-rt-14-dev libfaketime openssl)
+	libssl-dev libipc-run-perl libcmocka-dev clang libclang-rt-14-dev libfaketime openssl
+	postgresql-15-plproxy)	# PL/Proxy for test/t/011_plproxy.pl: Debian packages it for 15 only
 # the client programs (test/clients) and the Debian package (debian/)
 IDGEN_PACKAGES+=(python3-psycopg libpostgresql-jdbc-java default-jdk-headless
 	build-essential debhelper dpkg-dev postgresql-server-dev-all)

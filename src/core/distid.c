@@ -316,6 +316,13 @@ distid_next(distid_gen *g, uint64_t now_ms, idg_rand64_fn rnd, void *ctx, idg_u1
 	return DISTID_GEN_OK;
 }
 
+void
+distid128_pack(uint64_t ms, idg_u128 r75, uint8_t id[16])
+{
+	idg_store_be64(id, (ms << 16) | (UINT64_C(0x7) << 12) | (uint64_t) (r75 >> 63));
+	idg_store_be64(id + 8, (uint64_t) r75 & idg_mask(63));
+}
+
 /*
  * DistributedId128Generator.CreateValues(): no leeway; on overflow within a
  * millisecond, sleep unless the clock went back by a second or more.
@@ -343,7 +350,7 @@ distid128_next(distid128_gen *g, uint64_t now_ms, uint32_t sub_ns, idg_rand64_fn
 	if (ts < g->prev_ts || (ts == g->prev_ts && frac <= (uint64_t) (prev >> 63)))
 	{
 		uint64_t	inc = r & idg_mask(DISTID128_INC_BITS);
-		idg_u128	max75 = ((idg_u128) 1 << 75) - 1;
+		idg_u128	max75 = ((idg_u128) 1 << DISTID128_RAND_BITS) - 1;
 
 		if (inc == 0)
 			inc = 1;
@@ -367,7 +374,6 @@ distid128_next(distid128_gen *g, uint64_t now_ms, uint32_t sub_ns, idg_rand64_fn
 	g->prev_lo = lo;
 
 write:
-	idg_store_be64(id, (ts << 16) | (UINT64_C(0x7) << 12) | (hi << 1) | (lo >> 63));
-	idg_store_be64(id + 8, lo & idg_mask(63));
+	distid128_pack(ts, ((idg_u128) hi << 64) | lo, id);
 	return DISTID_GEN_OK;
 }

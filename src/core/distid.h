@@ -106,6 +106,14 @@ typedef struct distid128_gen
 } distid128_gen;
 
 /*
+ * DistributedId128 of millisecond ms (since 1700-01-01Z) and 75 random bits
+ * r75, as 16 big-endian bytes: the top 12 bits of r75 sit below the version
+ * nibble, the low 63 below the always-zero bit 64.
+ */
+#define DISTID128_RAND_BITS 75
+extern void distid128_pack(uint64_t ms, idg_u128 r75, uint8_t id[16]);
+
+/*
  * now_ms: milliseconds since 1700-01-01Z, sub_ns: nanoseconds into it;
  * id is 16 big-endian bytes
  */

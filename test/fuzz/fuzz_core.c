@@ -12,7 +12,9 @@
  *  - base36 counter: whatever the clock does, issued ids strictly increase;
  *  - distid text forms: whatever decodes re-encodes to the same canonical
  *    string (decimal modulo leading zeros) and stays within 10^28-1;
- *  - flaxid text: a string parses only if it is its own canonical form.
+ *  - flaxid text: a string parses only if it is its own canonical form;
+ *  - key file: every key read is 16, 24 or 32 bytes, lines only go forward,
+ *    and a key written back as base64 reads back as the same bytes.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -24,6 +26,7 @@
 #include "distid.h"
 #include "flaxid.h"
 #include "iuid_layout.h"
+#include "keyfile.h"
 #include "monotonic.h"
 #include "uuidtext.h"
 
@@ -261,6 +264,54 @@ fuzz_flaxid_text(const uint8_t *data, size_t size)
 	free(s);
 }
 
+static void
+fuzz_keyfile(const uint8_t *data, size_t size)
+{
+	static const char digits[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	keyfile_reader r;
+	keyfile_status st;
+	uint8_t		key[KEYFILE_MAX_KEY];
+	int			len = 0;
+	int			last_line = 0;
+	size_t		calls = 0;
+
+	keyfile_init(&r, (const char *) data, size);
+	while ((st = keyfile_next(&r, key, &len)) != KEYFILE_END)
+	{
+		CHECK(++calls <= size + 1);
+		CHECK(r.line > last_line && r.pos <= size);
+		last_line = r.line;
+		if (st == KEYFILE_KEY)
+		{
+			char		text[KEYFILE_MAX_KEY / 3 * 4 + 8];
+			uint8_t		back[KEYFILE_MAX_KEY];
+			int			backlen = 0;
+			int			i,
+						o = 0;
+			keyfile_reader r2;
+
+			CHECK(len == 16 || len == 24 || len == 32);
+			for (i = 0; i < len; i += 3)
+			{
+				uint32_t	v = (uint32_t) key[i] << 16 |
+					(i + 1 < len ? (uint32_t) key[i + 1] << 8 : 0) |
+					(i + 2 < len ? key[i + 2] : 0);
+
+				text[o++] = digits[v >> 18];
+				text[o++] = digits[(v >> 12) & 63];
+				text[o++] = i + 1 < len ? digits[(v >> 6) & 63] : '=';
+				text[o++] = i + 2 < len ? digits[v & 63] : '=';
+			}
+			keyfile_init(&r2, text, (size_t) o);
+			CHECK(keyfile_next(&r2, back, &backlen) == KEYFILE_KEY);
+			CHECK(backlen == len && memcmp(back, key, (size_t) len) == 0);
+		}
+		else if (st == KEYFILE_BAD_LENGTH)
+			CHECK(len != 16 && len != 24 && len != 32 && len >= 0);
+	}
+}
+
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int
@@ -268,8 +319,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size == 0)
 		return 0;
-	switch (data[0] % 7)
+	switch (data[0] % 8)
 	{
+		case 7:
+			fuzz_keyfile(data + 1, size - 1);
+			break;
 		case 6:
 			fuzz_flaxid_text(data + 1, size - 1);
 			break;

@@ -18,6 +18,7 @@
 #include "publicid.h"
 #include "flaxid.h"
 #include "iuid_layout.h"
+#include "keyfile.h"
 #include "monotonic.h"
 #include "uuidtext.h"
 
@@ -1170,6 +1171,36 @@ test_distid_gen_zero_random(void **state)
 	assert_true((uint64_t) (id & 0xFFFFFFFFFFFF) == 2 + (UINT64_C(1) << 41) - 1);
 }
 
+/*
+ * distid128_pack: SPEC's layout, vectors from test/vectors/time_bounds.py's
+ * formula (ts48 | 7 | top 12 of r75 | 0 | low 63 of r75).
+ */
+static void
+test_distid128_pack(void **state)
+{
+	/* 2023-07-24 17:59:43.916 UTC, ms since 1700 */
+	const uint64_t ms = UINT64_C(0x094954a8622c);
+	static const uint8_t least[16] = {
+		0x09, 0x49, 0x54, 0xa8, 0x62, 0x2c, 0x70, 0x00,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
+	static const uint8_t greatest[16] = {
+		0x09, 0x49, 0x54, 0xa8, 0x62, 0x2c, 0x7f, 0xff,
+		0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+	/* r75 = 2^74 | 2^63 | 5: its top bit and the bit that crosses bit 64 */
+	static const uint8_t mixed[16] = {
+		0x09, 0x49, 0x54, 0xa8, 0x62, 0x2c, 0x78, 0x01,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x05};
+	uint8_t		id[16];
+
+	(void) state;
+	distid128_pack(ms, 0, id);
+	assert_memory_equal(id, least, 16);
+	distid128_pack(ms, ((idg_u128) 1 << DISTID128_RAND_BITS) - 1, id);
+	assert_memory_equal(id, greatest, 16);
+	distid128_pack(ms, ((idg_u128) 1 << 74) | ((idg_u128) 1 << 63) | 5, id);
+	assert_memory_equal(id, mixed, 16);
+}
+
 static void
 test_distid128_gen(void **state)
 {
@@ -1283,6 +1314,140 @@ test_pubid_guid_order(void **state)
 	memcpy(out, c, 16);
 	pubid_guid_order(out, out);
 	assert_memory_equal(out, u, 16);
+}
+
+/* ---------- public-id key files ---------- */
+
+/* expected bytes from Python's base64 module, not from the code under test */
+static const uint8_t spec_key[32] = {
+	0x93, 0xb7, 0xc1, 0x0c, 0x97, 0x10, 0x6a, 0x6d, 0x36, 0x86, 0xc0, 0x72, 0x68, 0xe5, 0x8f, 0x78,
+	0xfd, 0x82, 0xa9, 0xe0, 0xde, 0x19, 0x7b, 0xeb, 0x3d, 0x49, 0x04, 0x01, 0x00, 0x6d, 0x00, 0x57};
+
+/* the status and line of the first thing keyfile_next() stops at in text */
+static keyfile_status
+keyfile_first(const char *text, size_t len, int *line, uint8_t key[KEYFILE_MAX_KEY], int *keylen)
+{
+	keyfile_reader r;
+	keyfile_status st;
+
+	keyfile_init(&r, text, len);
+	st = keyfile_next(&r, key, keylen);
+	*line = r.line;
+	return st;
+}
+
+static void
+test_keyfile_keys(void **state)
+{
+	static const char text[] =
+		"# public id keys\n"
+		"\n"
+		"  k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc=  # active since June\r\n"
+		"\t\r\n"
+		"AAECAwQFBgcICQoLDA0ODw==\n"
+		"   # AES-192, retired\n"
+		"AAECAwQFBgcICQoLDA0ODxAREhMUFRYX";	/* no final newline */
+	uint8_t		key[KEYFILE_MAX_KEY];
+	uint8_t		seq[24];
+	int			len = 0;
+	int			i;
+	keyfile_reader r;
+
+	(void) state;
+	for (i = 0; i < 24; i++)
+		seq[i] = (uint8_t) i;
+	keyfile_init(&r, text, strlen(text));
+	assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_KEY);
+	assert_int_equal(r.line, 3);
+	assert_int_equal(len, 32);
+	assert_memory_equal(key, spec_key, 32);
+	assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_KEY);
+	assert_int_equal(r.line, 5);
+	assert_int_equal(len, 16);
+	assert_memory_equal(key, seq, 16);
+	assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_KEY);
+	assert_int_equal(r.line, 7);
+	assert_int_equal(len, 24);
+	assert_memory_equal(key, seq, 24);
+	assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_END);
+	assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_END);
+
+	/* nothing but comments and blanks */
+	keyfile_init(&r, "# none yet\n\n  \n", 15);
+	assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_END);
+	keyfile_init(&r, "", 0);
+	assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_END);
+
+	/* the partial last group of each padding, with bits at both its ends */
+	memset(seq, 0xFF, sizeof(seq));
+	keyfile_init(&r, "////////////////////////////////////////gAE=\n/////////////////////w==", 69);
+	assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_KEY);
+	assert_int_equal(len, 32);
+	assert_memory_equal(key, seq, 24);
+	assert_memory_equal(key + 24, seq, 6);
+	assert_int_equal(key[30], 0x80);
+	assert_int_equal(key[31], 0x01);
+	assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_KEY);
+	assert_int_equal(len, 16);
+	assert_memory_equal(key, seq, 16);
+}
+
+static void
+test_keyfile_errors(void **state)
+{
+	static const struct
+	{
+		const char *text;
+		keyfile_status status;
+		int			line;
+		int			keylen;		/* for KEYFILE_BAD_LENGTH */
+	}			cases[] = {
+		{"not base64!\n", KEYFILE_NOT_BASE64, 1, 0},
+		{"#\n\nAAECAwQFBgcICQoLDA0ODw\n", KEYFILE_NOT_BASE64, 3, 0},	/* no padding */
+		{"AAECAwQFBgcICQoLDA0ODw=\n", KEYFILE_NOT_BASE64, 1, 0},
+		{"AAECAwQFBgcI CQoLDA0ODw==\n", KEYFILE_NOT_BASE64, 1, 0},	/* inner space */
+		{"AAECAwQFBgcICQoLDA0ODw==AAAA\n", KEYFILE_NOT_BASE64, 1, 0},
+		{"AAECAwQFBgcICQoLDA0ODw=x\n", KEYFILE_NOT_BASE64, 1, 0},
+		{"AAECAwQFBgcICQoLDA0ODw-_\n", KEYFILE_NOT_BASE64, 1, 0},	/* url-safe alphabet */
+		{"====\n", KEYFILE_NOT_BASE64, 1, 0},
+		{"AAECAwQFBgcICQoLDA0O\n", KEYFILE_BAD_LENGTH, 1, 15},
+		{"\n\nAAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8g\n", KEYFILE_BAD_LENGTH, 3, 33},
+		{"AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4v", KEYFILE_BAD_LENGTH, 1, 48},
+		{"AAAA\n", KEYFILE_BAD_LENGTH, 1, 3},
+	};
+	uint8_t		key[KEYFILE_MAX_KEY];
+	size_t		i;
+
+	(void) state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	{
+		int			line = 0;
+		int			len = -1;
+		keyfile_reader r;
+
+		assert_int_equal(keyfile_first(cases[i].text, strlen(cases[i].text), &line, key, &len),
+						 cases[i].status);
+		assert_int_equal(line, cases[i].line);
+		if (cases[i].status == KEYFILE_BAD_LENGTH)
+			assert_int_equal(len, cases[i].keylen);
+		/* after an error the reader stops */
+		keyfile_init(&r, cases[i].text, strlen(cases[i].text));
+		(void) keyfile_next(&r, key, &len);
+		assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_END);
+	}
+
+	/* a valid key, then a NUL byte on line 2: not a text file */
+	{
+		static const char text[] = "AAECAwQFBgcICQoLDA0ODw==\nAA\0A\n";
+		keyfile_reader r;
+		int			len;
+
+		keyfile_init(&r, text, sizeof(text) - 1);
+		assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_KEY);
+		assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_NUL);
+		assert_int_equal(r.line, 2);
+		assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_END);
+	}
 }
 
 /* ---------- flaxid ---------- */
@@ -1405,11 +1570,14 @@ main(void)
 		cmocka_unit_test(test_distid_gen_sustained_rate),
 		cmocka_unit_test(test_distid_gen_rewind),
 		cmocka_unit_test(test_distid_gen_zero_random),
+		cmocka_unit_test(test_distid128_pack),
 		cmocka_unit_test(test_distid128_gen),
 		cmocka_unit_test(test_distid128_gen_overflow),
 		cmocka_unit_test(test_distid128_frac_orders_backends),
 		cmocka_unit_test(test_pubid_layouts),
 		cmocka_unit_test(test_pubid_guid_order),
+		cmocka_unit_test(test_keyfile_keys),
+		cmocka_unit_test(test_keyfile_errors),
 		cmocka_unit_test(test_flaxid_vectors),
 		cmocka_unit_test(test_flaxid_parse_errors),
 	};
