@@ -82,7 +82,7 @@ idgen_build() {
 	mkdir -p "$IDGEN_BUILD"
 	tar -C "$IDGEN_ROOT" --exclude=./.git --exclude=./results --exclude='*.o' \
 		--exclude='*.so' --exclude='*.bc' --exclude=./test/fuzz/corpus-run \
-		--exclude=./test/fuzz/fuzz_core --exclude=./test/unit/test_core -cf - . | tar -C "$IDGEN_BUILD" -xf -
+		--exclude=./test/fuzz/fuzz_core --exclude=./test/unit/test_core --exclude=./test/unit/test_random -cf - . | tar -C "$IDGEN_BUILD" -xf -
 	make -s -C "$IDGEN_BUILD" PG_CONFIG="$PG_CONFIG" PG_CFLAGS="$*"
 }
 

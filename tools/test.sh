@@ -43,7 +43,7 @@ skip() {
 
 run_unit() {
 	local log=$IDGEN_WORK/unit.log p f
-	make -s -C "$IDGEN_BUILD/test/unit" check >"$log" 2>&1 || true
+	make -s -C "$IDGEN_BUILD/test/unit" PG_CONFIG="$PG_CONFIG" check >"$log" 2>&1 || true
 	cat "$log"
 	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
 	f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')

@@ -8,8 +8,8 @@
 #   use lib $FindBin::RealBin;
 #   use IdgenTest;
 #
-# Only the check_* functions, wait_at_barrier(), run_pgbench_at_barrier()
-# and crash_restart() make assertions (their test names may start with a
+# Only the check_* functions, wait_at_barrier(), run_pgbench_at_barrier(),
+# crash_restart() and kill_backend() make assertions (their test names may start with a
 # label the caller gives); the count_* and other query helpers return the
 # query's result and leave the assertion to the test, so that a test still
 # reads on its own.
@@ -51,6 +51,7 @@ our @EXPORT = qw(
   wait_for_extension_wait
   seconds_between
   crash_restart
+  kill_backend
 );
 
 #
@@ -443,9 +444,20 @@ sub crash_restart
 		'a backend to kill is running');
 	my $victim_pid = $node->safe_psql('postgres',
 		q{SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(100)'});
-	my $log_offset = -s $node->logfile;
-	ok(kill('KILL', $victim_pid), 'SIGKILL to that backend');
+	kill_backend($node, $victim_pid, 'SIGKILL to that backend');
 	$victim->finish;
+	return;
+}
+
+# kill_backend($node, $pid, $test_name): sends SIGKILL to backend $pid
+# (checked with $test_name) and waits for the crash restart that follows
+# (the node needs restart_after_crash = on); checks that the server accepts
+# connections again.
+sub kill_backend
+{
+	my ($node, $pid, $test_name) = @_;
+	my $log_offset = -s $node->logfile;
+	ok(kill('KILL', $pid), $test_name);
 	$node->wait_for_log(qr/all server processes terminated; reinitializing/,
 		$log_offset);
 	ok($node->poll_query_until('postgres', 'SELECT 1', '1'),

@@ -1,5 +1,5 @@
 /*
- * LD_PRELOAD shim for 011_public_id_oom.pl: OpenSSL's EVP_CIPHER_CTX_new()
+ * LD_PRELOAD shim for 013_public_id_oom.pl: OpenSSL's EVP_CIPHER_CTX_new()
  * returns NULL, as when it is out of memory, on the calls that idgen.so
  * makes whose numbers (counted per process, from 1) are listed in the
  * environment variable IDGEN_EVP_FAIL_AT, e.g. "2,7".  Calls from anywhere

@@ -1,22 +1,27 @@
 
-# Backends never share random bytes.
+# Backends never share random bytes: sibling backends, started together,
+# produce disjoint ids.
 #
-# idgen draws CSPRNG bytes a buffer at a time into a per-process buffer
-# (src/random.c).  The postmaster forks every backend, so a buffer filled
-# before a fork (in the postmaster, which loads idgen through
-# shared_preload_libraries) would be inherited by every child; unless it is
-# discarded, sibling backends would hand out the very same bytes.
+# The test makes the ids depend on nothing but the random bytes: the backfill
+# form iuid_generate(1, 1, '2020-01-01 00:00:00+00') puts every id in the
+# same millisecond with the same country and entity, so an id differs from
+# another only in its 54-bit random field.  A backend's first id takes a
+# fresh random field, each later id adds a random increment.  Two backends
+# reading the same random bytes would produce identical first values and then
+# identical sequences: their sets would be equal instead of disjoint.  With
+# independent random bytes, two sets of 1000 ids drawn from a 2^53-wide start
+# meet with negligible probability.
 #
-# The test makes the ids depend on nothing but those bytes: the backfill form
-# iuid_generate(1, 1, '2020-01-01 00:00:00+00') puts every id in the same
-# millisecond with the same country and entity, so an id differs from another
-# only in its 54-bit random field.  A backend's first id takes a fresh random
-# field (8 bytes from the buffer), each later id adds a random increment (the
-# next 8 bytes).  Two backends reading the same buffer from the same position
-# would therefore produce identical first values and then identical
-# sequences: their sets would be equal instead of disjoint.  With independent
-# random bytes, two sets of 1000 ids drawn from a 2^53-wide start meet with
-# negligible probability.
+# What it catches: a random source that is not independent per backend.
+# Checked to fail with src/random.c's refill() filling the buffer with a
+# fixed pattern instead of pg_strong_random(): the checks that the sessions'
+# ids differ and are disjoint failed.
+#
+# What it cannot catch: the buffer inherited across fork().  idgen draws no
+# random bytes in the postmaster (nothing in _PG_init or the shared memory
+# hooks does), so the buffer is empty whenever the postmaster forks, and the
+# pid check in src/random.c makes no difference here.  test/unit/test_random.c
+# fills the buffer, forks, and fails without that check.
 
 use strict;
 use warnings;
@@ -30,7 +35,7 @@ use Test::More;
 my $per_session = 1000;
 my $at = '2020-01-01 00:00:00+00';
 
-my $node = start_idgen_node('iuid_fork_random');
+my $node = start_idgen_node('iuid_backends_random');
 # no unique index: collisions are counted, not refused
 $node->safe_psql('postgres',
 	'CREATE TABLE r (sess int, seq int, pid int, id iuid NOT NULL)');
@@ -107,7 +112,7 @@ $node->pgbench(
 	[qr{^$}],
 	'8 concurrent pgbench connections generate ids',
 	{
-		'002_iuid_fork_random' => generate_sql(':client_id + 100') . ";\n"
+		'002_iuid_backends_random' => generate_sql(':client_id + 100') . ";\n"
 	});
 
 check_sessions('8 pgbench sessions', 100, 107);
