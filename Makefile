@@ -16,7 +16,8 @@ SHLIB_LINK += -lcrypto
 DATA = $(patsubst $(srcdir)/%,%,$(wildcard $(srcdir)/sql/idgen--*.sql))
 
 # pg_regress inputs sql/<name>.sql, outputs expected/<name>.out
-REGRESS = setup iuid base36id distid publicid flaxid ranges partitions markings upgrade
+REGRESS = setup iuid base36id distid publicid flaxid ranges partitions markings upgrade \
+	soft_errors skipscan
 
 PG_CPPFLAGS = -I$(srcdir)/src
 
@@ -30,3 +31,19 @@ $(shell mkdir -p src/core)
 endif
 
 $(OBJS): $(wildcard $(srcdir)/src/*.h $(srcdir)/src/core/*.h)
+
+# Export only what PostgreSQL looks up in the module: _PG_init, the magic
+# block and the SQL-callable functions (each has a pg_finfo_ record).
+# PostgreSQL 15 loads modules with RTLD_GLOBAL and, unlike 16 and later,
+# does not build them with -fvisibility=hidden, so every other global would
+# be visible to (and could clash with) other libraries of the server.
+ifeq ($(PORTNAME),linux)
+NM ?= nm
+idgen.map: $(OBJS)
+	{ echo '{ global: _PG_init; Pg_magic_func;'; \
+	  $(NM) -g --defined-only $(OBJS) | sed -n 's/^[0-9a-fA-F]* T pg_finfo_\(.*\)$$/  pg_finfo_\1; \1;/p'; \
+	  echo '  local: *; };'; } >$@
+SHLIB_LINK += -Wl,--version-script=idgen.map
+idgen$(DLSUFFIX): idgen.map
+EXTRA_CLEAN += idgen.map
+endif

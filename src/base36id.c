@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "core/base36.h"
+#include "fixedid.h"
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
 #include "storage/fd.h"
@@ -244,7 +245,8 @@ base36id_in(PG_FUNCTION_ARGS)
 	b36_parse_status status = b36_parse(input, &v, &offset);
 
 	if (status != B36_PARSE_OK)
-		idgen_invalid_input("base36id", input, base36id_errdetail_parse(status, offset, input));
+		idgen_invalid_input(fcinfo->context, "base36id", input,
+							base36id_errdetail_parse(status, offset, input));
 	PG_RETURN_INT64(v);
 }
 
@@ -282,12 +284,53 @@ base36id_from_bigint(PG_FUNCTION_ARGS)
 	int64		v = PG_GETARG_INT64(0);
 
 	if (v < 0 || v > B36_MAX_VALUE)
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("value " INT64_FORMAT " is out of range for type base36id", v),
-				 errdetail("Valid values are from 0 (000000000) to " INT64_FORMAT " (ZZZZZZZZZ).",
-						   B36_MAX_VALUE)));
+		idgen_ereturn(fcinfo->context,
+					  (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					   errmsg("value " INT64_FORMAT " is out of range for type base36id", v),
+					   errdetail("Valid values are from 0 (000000000) to " INT64_FORMAT " (ZZZZZZZZZ).",
+								 B36_MAX_VALUE)));
 	PG_RETURN_INT64(v);
+}
+
+/*
+ * B-tree skip support (PostgreSQL 18) over the type's domain 0 .. 36^9 - 1.
+ * Before 18 the SQL function exists but is in no operator family.
+ */
+#if PG_VERSION_NUM >= 180000
+static Datum
+base36id_decrement(Relation rel, Datum existing, bool *underflow)
+{
+	int64		v = DatumGetInt64(existing);
+
+	*underflow = v <= 0;
+	return *underflow ? (Datum) 0 : Int64GetDatum(v - 1);
+}
+
+static Datum
+base36id_increment(Relation rel, Datum existing, bool *overflow)
+{
+	int64		v = DatumGetInt64(existing);
+
+	*overflow = v >= B36_MAX_VALUE;
+	return *overflow ? (Datum) 0 : Int64GetDatum(v + 1);
+}
+#endif
+
+PG_FUNCTION_INFO_V1(base36id_skipsupport);
+Datum
+base36id_skipsupport(PG_FUNCTION_ARGS)
+{
+#if PG_VERSION_NUM >= 180000
+	SkipSupport sksup = (SkipSupport) PG_GETARG_POINTER(0);
+
+	sksup->decrement = base36id_decrement;
+	sksup->increment = base36id_increment;
+	sksup->low_elem = Int64GetDatum(0);
+	sksup->high_elem = Int64GetDatum(B36_MAX_VALUE);
+	PG_RETURN_VOID();
+#else
+	idgen_skipsupport_unavailable();
+#endif
 }
 
 PG_FUNCTION_INFO_V1(base36id_timestamp);

@@ -75,8 +75,7 @@ distid_datum(idg_u128 v)
  * 22P02 for a malformed encoded id; what names the encoding, range_detail
  * says what RANGE means for it.
  */
-pg_attribute_noreturn()
-static void
+pg_noreturn static void
 parse_error(const char *what, const char *input, distid_parse_status st, size_t offset,
 			size_t want, const char *range_detail)
 {
@@ -112,14 +111,15 @@ distid_in(PG_FUNCTION_ARGS)
 	distid_parse_status st = distid_parse_decimal(input, &v, &offset);
 
 	if (st == DISTID_PARSE_RANGE)
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("value \"%s\" is out of range for type distid", input),
-				 errdetail("Valid values are from 0 to " DISTID_MAX_TEXT ".")));
+		idgen_ereturn(fcinfo->context,
+					  (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					   errmsg("value \"%s\" is out of range for type distid", input),
+					   errdetail("Valid values are from 0 to " DISTID_MAX_TEXT ".")));
 	if (st == DISTID_PARSE_EMPTY)
-		idgen_invalid_input("distid", input, errdetail("Input is empty."));
+		idgen_invalid_input(fcinfo->context, "distid", input, errdetail("Input is empty."));
 	if (st != DISTID_PARSE_OK)
-		idgen_invalid_input("distid", input, idgen_errdetail_bad_char(input, offset));
+		idgen_invalid_input(fcinfo->context, "distid", input,
+							idgen_errdetail_bad_char(input, offset));
 	return distid_datum(v);
 }
 
@@ -170,15 +170,14 @@ distid_to_numeric(PG_FUNCTION_ARGS)
 							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
 }
 
-pg_attribute_noreturn()
-static void
-numeric_out_of_range(const char *shown, const char *why)
+/* 22003 for the cast; returns (Datum) 0 where the error was soft */
+static Datum
+numeric_out_of_range(Node *escontext, const char *shown, const char *why)
 {
-	ereport(ERROR,
-			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-			 errmsg("numeric value %s is out of range for type distid", shown),
-			 errdetail("%s", why)));
-	pg_unreachable();
+	idgen_ereturn(escontext,
+				  (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				   errmsg("numeric value %s is out of range for type distid", shown),
+				   errdetail("%s", why)));
 }
 
 /* numeric -> distid: whole numbers from 0 to 10^28-1 only */
@@ -192,23 +191,25 @@ distid_from_numeric(PG_FUNCTION_ARGS)
 	size_t		offset;
 
 	if (strcmp(text, "NaN") == 0 || strstr(text, "Infinity") != NULL)
-		numeric_out_of_range(text, "A distid is a whole number from 0 to " DISTID_MAX_TEXT ".");
+		return numeric_out_of_range(fcinfo->context, text, "A distid is a whole number from 0 to " DISTID_MAX_TEXT ".");
 	if (text[0] == '-')
-		numeric_out_of_range(text, "A distid cannot be negative.");
+		return numeric_out_of_range(fcinfo->context, text, "A distid cannot be negative.");
 	if (dot != NULL)
 	{
 		const char *p;
 
 		for (p = dot + 1; *p; p++)
 			if (*p != '0')
-				numeric_out_of_range(text, "A distid has no fractional part.");
+				return numeric_out_of_range(fcinfo->context, text,
+											"A distid has no fractional part.");
 		*dot = '\0';
 	}
 	if (distid_parse_decimal(text, &v, &offset) != DISTID_PARSE_OK)
 	{
 		if (dot != NULL)
 			*dot = '.';
-		numeric_out_of_range(text, "Valid values are from 0 to " DISTID_MAX_TEXT ".");
+		return numeric_out_of_range(fcinfo->context, text,
+									"Valid values are from 0 to " DISTID_MAX_TEXT ".");
 	}
 	return distid_datum(v);
 }

@@ -101,3 +101,49 @@ idgen_fixed_sortsupport(SortSupport ssup, int len)
 	}
 	MemoryContextSwitchTo(oldcontext);
 }
+
+#if PG_VERSION_NUM >= 180000
+Datum
+idgen_fixed_step(Datum existing, int len, bool up, bool *overflow)
+{
+	uint8	   *v = palloc(len);
+
+	memcpy(v, DatumGetPointer(existing), len);
+	for (int i = len - 1; i >= 0; i--)
+	{
+		if (v[i] != (up ? 0xFF : 0x00))
+		{
+			v[i] += up ? 1 : -1;
+			*overflow = false;
+			return PointerGetDatum(v);
+		}
+		v[i] = up ? 0x00 : 0xFF;	/* carry or borrow */
+	}
+	pfree(v);
+	*overflow = true;			/* the result is undefined */
+	return (Datum) 0;
+}
+
+void
+idgen_fixed_skipsupport(SkipSupport sksup, int len, SkipSupportIncDec decrement,
+						SkipSupportIncDec increment)
+{
+	uint8	   *low = palloc(len);
+	uint8	   *high = palloc(len);
+
+	memset(low, 0x00, len);
+	memset(high, 0xFF, len);
+	sksup->decrement = decrement;
+	sksup->increment = increment;
+	sksup->low_elem = PointerGetDatum(low);
+	sksup->high_elem = PointerGetDatum(high);
+}
+#else
+void
+idgen_skipsupport_unavailable(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("B-tree skip support requires PostgreSQL 18 or later")));
+}
+#endif

@@ -3,8 +3,9 @@
  * ids whose big-endian bytes are their sort order (iuid, distid, flaxid).
  *
  * IDGEN_FIXED_ID_FUNCTIONS(prefix, len) defines the SQL-callable
- * <prefix>_eq/_ne/_lt/_le/_gt/_ge/_cmp/_smaller/_larger/_hash/_hash_extended
- * and <prefix>_sortsupport, so every such type orders and hashes the same way.
+ * <prefix>_eq/_ne/_lt/_le/_gt/_ge/_cmp/_smaller/_larger/_hash/_hash_extended,
+ * <prefix>_sortsupport and <prefix>_skipsupport, so every such type orders and
+ * hashes the same way.
  */
 #ifndef IDGEN_FIXEDID_H
 #define IDGEN_FIXEDID_H
@@ -16,6 +17,53 @@
 #include "utils/sortsupport.h"
 
 extern void idgen_fixed_sortsupport(SortSupport ssup, int len);
+
+/*
+ * B-tree skip support (PostgreSQL 18): the next id above or below, as a
+ * big-endian number of len bytes, over the whole byte range as core's uuid
+ * does.  Before 18 the SQL function exists (so the catalog is the same on
+ * every server) but is in no operator family, and refuses to run.
+ */
+#if PG_VERSION_NUM >= 180000
+#include "utils/skipsupport.h"
+
+extern Datum idgen_fixed_step(Datum existing, int len, bool up, bool *overflow);
+extern void idgen_fixed_skipsupport(SkipSupport sksup, int len,
+									SkipSupportIncDec decrement,
+									SkipSupportIncDec increment);
+
+#define IDGEN_FIXED_ID_SKIPSUPPORT(prefix, len) \
+	static Datum \
+	prefix##_decrement(Relation rel, Datum existing, bool *underflow) \
+	{ \
+		return idgen_fixed_step(existing, (len), false, underflow); \
+	} \
+	static Datum \
+	prefix##_increment(Relation rel, Datum existing, bool *overflow) \
+	{ \
+		return idgen_fixed_step(existing, (len), true, overflow); \
+	} \
+	PG_FUNCTION_INFO_V1(prefix##_skipsupport); \
+	Datum prefix##_skipsupport(PG_FUNCTION_ARGS); \
+	Datum \
+	prefix##_skipsupport(PG_FUNCTION_ARGS) \
+	{ \
+		idgen_fixed_skipsupport((SkipSupport) PG_GETARG_POINTER(0), (len), \
+								prefix##_decrement, prefix##_increment); \
+		PG_RETURN_VOID(); \
+	}
+#else
+extern void idgen_skipsupport_unavailable(void) pg_attribute_noreturn();
+
+#define IDGEN_FIXED_ID_SKIPSUPPORT(prefix, len) \
+	PG_FUNCTION_INFO_V1(prefix##_skipsupport); \
+	Datum prefix##_skipsupport(PG_FUNCTION_ARGS); \
+	Datum \
+	prefix##_skipsupport(PG_FUNCTION_ARGS) \
+	{ \
+		idgen_skipsupport_unavailable(); \
+	}
+#endif
 
 #define IDGEN_FIXED_ID_CMP_OP(prefix, name, len, test) \
 	PG_FUNCTION_INFO_V1(prefix##_##name); \
@@ -63,6 +111,7 @@ extern void idgen_fixed_sortsupport(SortSupport ssup, int len);
 		idgen_fixed_sortsupport((SortSupport) PG_GETARG_POINTER(0), (len)); \
 		PG_RETURN_VOID(); \
 	} \
+	IDGEN_FIXED_ID_SKIPSUPPORT(prefix, len) \
 	PG_FUNCTION_INFO_V1(prefix##_hash); \
 	Datum prefix##_hash(PG_FUNCTION_ARGS); \
 	Datum \

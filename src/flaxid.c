@@ -54,10 +54,11 @@ flaxid_in(PG_FUNCTION_ARGS)
 	flaxid_parse_status st = flaxid_parse(input, &v, &offset);
 
 	if (st == FLAXID_PARSE_LENGTH)
-		idgen_invalid_input("flaxid", input,
+		idgen_invalid_input(fcinfo->context, "flaxid", input,
 							errdetail("Expected %d characters, found %zu.", FLAXID_TEXT_LEN, offset));
 	if (st != FLAXID_PARSE_OK)
-		idgen_invalid_input("flaxid", input, idgen_errdetail_bad_char(input, offset));
+		idgen_invalid_input(fcinfo->context, "flaxid", input,
+							idgen_errdetail_bad_char(input, offset));
 	return flaxid_datum(v);
 }
 

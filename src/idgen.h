@@ -8,9 +8,21 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#if PG_VERSION_NUM >= 160000
+#include "nodes/miscnodes.h"
+#endif
 #include "utils/timestamp.h"
 
 #include "core/monotonic.h"
+
+/*
+ * PostgreSQL 18 replaced pg_attribute_noreturn(), written after the
+ * declarator, by pg_noreturn, written before the declaration; GCC accepts
+ * the attribute before the declaration too, so use 18's spelling everywhere.
+ */
+#ifndef pg_noreturn
+#define pg_noreturn pg_attribute_noreturn()
+#endif
 
 /*
  * Called by _PG_init: each piece defines its own settings and asks for its
@@ -42,7 +54,7 @@ typedef struct idgen_time_span
 } idgen_time_span;
 
 /* 22008 for a system clock outside the span */
-pg_attribute_noreturn() extern void idgen_clock_out_of_span(const idgen_time_span *span);
+pg_noreturn extern void idgen_clock_out_of_span(const idgen_time_span *span);
 
 /* floor of ts in the span's units since its epoch; 22008 outside the span */
 extern uint64 idgen_timestamp_to_units(TimestampTz ts, const idgen_time_span *span);
@@ -51,12 +63,36 @@ extern TimestampTz idgen_units_to_timestamp(uint64 units, const idgen_time_span 
 /* errdetail naming the offending character of a text input, by position */
 extern int	idgen_errdetail_bad_char(const char *input, size_t offset);
 
+/*
+ * Errors of input functions and of casts that can fail.  From 16 on they are
+ * soft when the caller passed an ErrorSaveContext as fcinfo->context
+ * (pg_input_is_valid(), pg_input_error_info(), SQL/JSON's ON ERROR): saved
+ * there, and the function returns.  15 has no soft errors: they always throw.
+ * idgen_errsave reports and continues where it did not throw; the macros
+ * below that end in "return" return (Datum) 0 from the calling function
+ * then, as core's ereturn does.
+ */
+#if PG_VERSION_NUM >= 160000
+#define idgen_errsave(escontext, ...) errsave(escontext, __VA_ARGS__)
+#else
+#define idgen_errsave(escontext, ...) \
+	do { (void) (escontext); ereport(ERROR, __VA_ARGS__); } while (0)
+#endif
+
+#define idgen_ereturn(escontext, ...) \
+	do { idgen_errsave(escontext, __VA_ARGS__); return (Datum) 0; } while (0)
+
 /* 22P02 with a detail, the one message every type's text input uses */
-#define idgen_invalid_input(typname, input, detail) \
-	ereport(ERROR, \
-			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION), \
-			 errmsg("invalid input syntax for type %s: \"%s\"", (typname), (input)), \
-			 detail))
+#define idgen_invalid_input_save(escontext, typname, input, detail) \
+	idgen_errsave(escontext, \
+				  (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION), \
+				   errmsg("invalid input syntax for type %s: \"%s\"", (typname), (input)), \
+				   detail))
+#define idgen_invalid_input(escontext, typname, input, detail) \
+	do { \
+		idgen_invalid_input_save(escontext, typname, input, detail); \
+		return (Datum) 0; \
+	} while (0)
 
 /* generate the next id of a monotonic stream from the real-time clock */
 extern void idgen_mono_next_now(idg_mono *st, const idg_mono_cfg *cfg,

@@ -46,14 +46,16 @@ iuid_errdetail_check(iuid_check check, const uint8 *data)
 					 iuid_variant_bits(data) >> 1, iuid_variant_bits(data) & 1);
 }
 
-/* 22P02 unless the bytes carry iuid's version and variant */
-static void
-iuid_validate_input(const uint8 *data, const char *shown)
+/* 22P02 unless the bytes carry iuid's version and variant; false if soft */
+static bool
+iuid_validate_input(const uint8 *data, const char *shown, Node *escontext)
 {
 	iuid_check	check = iuid_validate(data);
 
-	if (check != IUID_CHECK_OK)
-		idgen_invalid_input("iuid", shown, iuid_errdetail_check(check, data));
+	if (check == IUID_CHECK_OK)
+		return true;
+	idgen_invalid_input_save(escontext, "iuid", shown, iuid_errdetail_check(check, data));
+	return false;
 }
 
 static int
@@ -87,8 +89,10 @@ iuid_in(PG_FUNCTION_ARGS)
 
 	status = idg_uuid_parse(input, result->data, &err);
 	if (status != IDG_UUID_OK)
-		idgen_invalid_input("iuid", input, iuid_errdetail_parse(status, &err, input));
-	iuid_validate_input(result->data, input);
+		idgen_invalid_input(fcinfo->context, "iuid", input,
+							iuid_errdetail_parse(status, &err, input));
+	if (!iuid_validate_input(result->data, input, fcinfo->context))
+		return (Datum) 0;
 	PG_RETURN_IUID_P(result);
 }
 
@@ -146,7 +150,8 @@ iuid_from_uuid(PG_FUNCTION_ARGS)
 	if (iuid_validate(result->data) != IUID_CHECK_OK)
 	{
 		idg_uuid_format(u->data, text);
-		iuid_validate_input(result->data, text);
+		if (!iuid_validate_input(result->data, text, fcinfo->context))
+			return (Datum) 0;
 	}
 	PG_RETURN_IUID_P(result);
 }

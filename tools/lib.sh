@@ -7,12 +7,23 @@
 
 set -euo pipefail
 
-PG_MAJOR=15
 IDGEN_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-PG_CONFIG=/usr/lib/postgresql/$PG_MAJOR/bin/pg_config
+source "$IDGEN_ROOT/tools/pgbuild.sh"
+
+# The PostgreSQL majors idgen supports.  15 is Debian 12's own server; the
+# others are built from Debian's source packages by tools/pgbuild.sh into a
+# cache outside the checkout.  IDGEN_PG_VERSION picks the one a demo or a
+# benchmark runs on; tools/test.sh runs against every one of
+# IDGEN_PG_VERSIONS.
+IDGEN_PG_DEBIAN=15
+IDGEN_PG_SUPPORTED="15 17 18"
+IDGEN_PG_VERSION=${IDGEN_PG_VERSION:-$IDGEN_PG_DEBIAN}
+IDGEN_PG_VERSIONS=${IDGEN_PG_VERSIONS:-$IDGEN_PG_SUPPORTED}
+PG_MAJOR=$IDGEN_PG_VERSION
+PG_CONFIG=/usr/lib/postgresql/$IDGEN_PG_DEBIAN/bin/pg_config
 
 # Debian packages the build, the tests and the benchmarks need
-IDGEN_PACKAGES=(make gcc perl postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR
+IDGEN_PACKAGES=(make gcc perl postgresql-$IDGEN_PG_DEBIAN postgresql-server-dev-$IDGEN_PG_DEBIAN
 	libssl-dev libipc-run-perl libcmocka-dev clang libclang-rt-14-dev libfaketime openssl
 	postgresql-15-plproxy)	# PL/Proxy for test/t/011_plproxy.pl: Debian packages it for 15 only
 # the client programs (test/clients) and the Debian package (debian/)
@@ -23,9 +34,12 @@ command -v npm >/dev/null || IDGEN_PACKAGES+=(nodejs npm)
 
 say() { printf 'idgen: %s\n' "$*" >&2; }
 
+# idgen_deps [package...]: install what is missing of IDGEN_PACKAGES, or of
+# the packages given.
 idgen_deps() {
 	local missing=() p sudo=
-	for p in "${IDGEN_PACKAGES[@]}"; do
+	[ $# -gt 0 ] || set -- "${IDGEN_PACKAGES[@]}"
+	for p in "$@"; do
 		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
 			missing+=("$p")
 	done
@@ -53,12 +67,15 @@ else
 	as_server() { "$@"; }
 fi
 
-# A scratch directory for install tree, clusters and logs; removed on exit
-# unless IDGEN_KEEP=1.
+# A scratch directory for install trees, clusters and logs; removed on exit
+# unless IDGEN_KEEP=1.  IDGEN_WORK is the part of it for the selected
+# PostgreSQL major (idgen_pg_select), so runs against several majors never
+# share a build, an install tree or a cluster.
 idgen_workdir() {
-	IDGEN_WORK=$(mktemp -d /tmp/idgen.XXXXXX)
-	chmod 755 "$IDGEN_WORK"
-	[ "$(id -u)" -eq 0 ] && chown "$SERVER_USER" "$IDGEN_WORK"
+	IDGEN_TOP=$(mktemp -d /tmp/idgen.XXXXXX)
+	chmod 755 "$IDGEN_TOP"
+	[ "$(id -u)" -eq 0 ] && chown "$SERVER_USER" "$IDGEN_TOP"
+	IDGEN_WORK=$IDGEN_TOP
 	trap idgen_cleanup EXIT
 }
 
@@ -67,11 +84,34 @@ idgen_cleanup() {
 	[ -n "${PGDATA:-}" ] && [ -f "$PGDATA/postmaster.pid" ] &&
 		as_server "$PG_BIN/pg_ctl" -D "$PGDATA" -m immediate stop >/dev/null 2>&1 || true
 	if [ "${IDGEN_KEEP:-0}" = 1 ]; then
-		say "kept $IDGEN_WORK"
+		say "kept $IDGEN_TOP"
 	else
-		rm -rf "$IDGEN_WORK"
+		rm -rf "$IDGEN_TOP"
 	fi
 	return $rc
+}
+
+# idgen_pg_select MAJOR: build against and run PostgreSQL MAJOR from now on
+# (PG_MAJOR, PG_CONFIG, IDGEN_WORK); a major other than Debian's own is built
+# into the cache first if it is not there yet.  Needs idgen_workdir.
+idgen_pg_select() {
+	case " $IDGEN_PG_SUPPORTED " in
+	*" $1 "*) ;;
+	*) say "PostgreSQL $1 is not supported (supported: $IDGEN_PG_SUPPORTED)"; return 1 ;;
+	esac
+	PG_MAJOR=$1
+	if [ "$PG_MAJOR" = "$IDGEN_PG_DEBIAN" ]; then
+		PG_CONFIG=/usr/lib/postgresql/$PG_MAJOR/bin/pg_config
+	else
+		idgen_deps "${IDGEN_PG_BUILD_PACKAGES[@]}"
+		idgen_pg_build "$PG_MAJOR"
+		PG_CONFIG=$IDGEN_PG_CACHE/$PG_MAJOR/bin/pg_config
+	fi
+	IDGEN_WORK=$IDGEN_TOP/pg$PG_MAJOR
+	mkdir -p "$IDGEN_WORK"
+	[ "$(id -u)" -eq 0 ] && chown "$SERVER_USER" "$IDGEN_WORK"
+	PGDATA=
+	say "PostgreSQL $("$PG_CONFIG" --version | sed 's/^PostgreSQL //')"
 }
 
 # Build in a copy of the tree inside the scratch directory, so runs never
@@ -79,23 +119,36 @@ idgen_cleanup() {
 # as arguments, on top of PostgreSQL's own.
 idgen_build() {
 	IDGEN_BUILD=$IDGEN_WORK/build
-	mkdir -p "$IDGEN_BUILD"
-	tar -C "$IDGEN_ROOT" --exclude=./.git --exclude=./results --exclude='*.o' \
-		--exclude='*.so' --exclude='*.bc' --exclude=./test/fuzz/corpus-run \
-		--exclude=./test/fuzz/fuzz_core --exclude=./test/unit/test_core --exclude=./test/unit/test_random -cf - . | tar -C "$IDGEN_BUILD" -xf -
+	idgen_copy_tree "$IDGEN_BUILD"
 	make -s -C "$IDGEN_BUILD" PG_CONFIG="$PG_CONFIG" PG_CFLAGS="$*"
+}
+
+# idgen_copy_tree DIR: the checkout's sources, without build output, in DIR
+idgen_copy_tree() {
+	mkdir -p "$1"
+	tar -C "$IDGEN_ROOT" --exclude=./.git --exclude=./results --exclude='*.o' \
+		--exclude='*.so' --exclude='*.bc' --exclude=./idgen.map --exclude=./test/fuzz/corpus-run \
+		--exclude=./test/fuzz/fuzz_core --exclude=./test/unit/test_core --exclude=./test/unit/test_random -cf - . | tar -C "$1" -xf -
 }
 
 # A private copy of the PostgreSQL tree with idgen installed into it.  The
 # binaries find their share and lib directories relative to themselves.
 idgen_install() {
-	local inst=$IDGEN_WORK/install
-	mkdir -p "$inst/usr/lib/postgresql" "$inst/usr/share/postgresql"
-	cp -a "/usr/lib/postgresql/$PG_MAJOR" "$inst/usr/lib/postgresql/"
-	cp -a "/usr/share/postgresql/$PG_MAJOR" "$inst/usr/share/postgresql/"
+	local inst=$IDGEN_WORK/install dir pgxs
+	if [ "$PG_MAJOR" = "$IDGEN_PG_DEBIAN" ]; then
+		mkdir -p "$inst/usr/lib/postgresql" "$inst/usr/share/postgresql"
+		cp -a "/usr/lib/postgresql/$PG_MAJOR" "$inst/usr/lib/postgresql/"
+		cp -a "/usr/share/postgresql/$PG_MAJOR" "$inst/usr/share/postgresql/"
+	else
+		dir=$IDGEN_PG_CACHE/$PG_MAJOR
+		mkdir -p "$inst$(dirname "$dir")"
+		cp -a "$dir" "$inst$dir"
+	fi
 	make -s -C "$IDGEN_BUILD" PG_CONFIG="$PG_CONFIG" install DESTDIR="$inst" >/dev/null
-	PG_BIN=$inst/usr/lib/postgresql/$PG_MAJOR/bin
-	PGXS_DIR=$inst/usr/lib/postgresql/$PG_MAJOR/lib/pgxs
+	PG_BIN=$inst$("$PG_CONFIG" --bindir)
+	# .../pgxs/src/makefiles/pgxs.mk
+	pgxs=$("$PG_CONFIG" --pgxs)
+	PGXS_DIR=$inst${pgxs%/src/makefiles/pgxs.mk}
 }
 
 # idgen_cluster_start [extra postgresql.conf lines...]: a scratch cluster
@@ -123,6 +176,7 @@ idgen_cluster_start() {
 idgen_setup_cluster() {
 	idgen_deps
 	idgen_workdir
+	idgen_pg_select "$IDGEN_PG_VERSION"
 	say "building"
 	idgen_build
 	idgen_install

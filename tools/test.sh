@@ -1,24 +1,51 @@
 #!/usr/bin/env bash
-# Every test: core unit tests (cmocka), a bounded fuzz run of the core
-# (libFuzzer), pg_regress against a scratch cluster, the TAP tests
-# (PostgreSQL::Test::Cluster), the client programs (test/clients/run.sh) and
-# the packaging (test/package/run.sh).  Ends with one line
-# "idgen: N passed, M failed" (", K skipped" added when something was skipped).
+# Every test: a bounded fuzz run of the core (libFuzzer) once, since the
+# core does not depend on PostgreSQL; then, for every PostgreSQL major in
+# IDGEN_PG_VERSIONS (default: all supported), the extension built with
+# -Werror, the unit tests (cmocka; src/random.c against the server's
+# headers), its exported symbols, pg_regress against a scratch cluster, the
+# TAP tests (PostgreSQL::Test::Cluster), the client programs
+# (test/clients/run.sh) and the packaging (test/package/run.sh; a Debian
+# package only for the majors pg_buildext builds for: 15 on Debian 12).
+# Ends with one line "idgen: N passed, M failed" (", K skipped" added when
+# something was skipped).
+#
+#   IDGEN_PG_VERSIONS=15 bash tools/test.sh      only against PostgreSQL 15
+#   IDGEN_SUITES="regress" bash tools/test.sh    only those suites (the build always)
+#
+# A new suite is a function run_<name> that calls `record`, added to
+# ONCE_SUITES or VERSION_SUITES below.  A version suite finds the build in
+# $IDGEN_BUILD, the installed tree in $PG_BIN/$PGXS_DIR and its own scratch
+# space in $IDGEN_WORK (per major); it starts and stops any cluster it needs.
 source "$(dirname "$0")/lib.sh"
 source "$IDGEN_ROOT/test/clients/run.sh"
 source "$IDGEN_ROOT/test/package/run.sh"
+
+ONCE_SUITES=(fuzz)
+# unit: test_random builds src/random.c against the server's headers
+VERSION_SUITES=(unit symbols regress tap clients package)
+
+# wanted SUITE: is it in IDGEN_SUITES (all when unset)?
+wanted() {
+	[ -z "${IDGEN_SUITES:-}" ] || [[ " $IDGEN_SUITES " == *" $1 "* ]]
+}
 
 PASSED=0
 FAILED=0
 SKIPPED=0
 FAILED_SUITES=()
+SUMMARY=()
+# the PostgreSQL major the running suite tests, as a prefix of its name
+SUITE_PREFIX=
 
 # record SUITE PASSED FAILED
 record() {
+	local name=$SUITE_PREFIX$1
 	PASSED=$((PASSED + $2))
 	FAILED=$((FAILED + $3))
-	[ "$3" -eq 0 ] || FAILED_SUITES+=("$1")
-	say "$1: $2 passed, $3 failed"
+	[ "$3" -eq 0 ] || FAILED_SUITES+=("$name")
+	SUMMARY+=("$name: $2 passed, $3 failed")
+	say "$name: $2 passed, $3 failed"
 }
 
 # record_log SUITE LOG EXIT: the last "NAME: N passed, M failed" line a
@@ -63,28 +90,8 @@ run_fuzz() {
 	fi
 }
 
-# regress_installcheck SUITE: pg_regress against the running cluster
-regress_installcheck() {
-	local out=$IDGEN_WORK/$1 p f
-	mkdir -p "$out"
-	if make -s -C "$IDGEN_BUILD" PG_CONFIG="$PG_CONFIG" installcheck \
-		EXTRA_REGRESS_OPTS="--outputdir=$out" >"$out/make.log" 2>&1; then :; fi
-	cat "$out/make.log"
-	[ -f "$out/regression.diffs" ] && cat "$out/regression.diffs"
-	p=$(grep -cE '^(ok|test) .* ok( |$)|^ok [0-9]+ ' "$out/make.log" || true)
-	f=$(grep -cE 'FAILED|failed \(' "$out/make.log" || true)
-	[ "$p" -gt 0 ] || [ "$f" -gt 0 ] || f=1
-	record "$1" "$p" "$f"
-}
-
-run_regress() {
-	idgen_cluster_start
-	regress_installcheck regress
-	idgen_cluster_stop
-}
-
 run_tap() {
-	local dir=$IDGEN_WORK/tap log p f
+	local dir=$IDGEN_WORK/tap log p f t
 	# the server user must be able to read the tests and write its logs
 	mkdir -p "$dir"
 	cp -r "$IDGEN_BUILD/test/t" "$dir/"
@@ -99,29 +106,112 @@ run_tap() {
 	f=$(sed -n 's/^Failed [0-9]*\/\([0-9]*\) subtests.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
 	if ! grep -q '^Result: PASS' "$log"; then
 		[ "$f" -gt 0 ] || f=1
-		for t in "$dir"/tmp_check/log/regress_log_*; do
+		# the logs are in tmp_check/log up to 15, in log from 16 on
+		for t in "$dir"/tmp_check/log/regress_log_* "$dir"/log/regress_log_*; do
 			[ -f "$t" ] && { echo "== $t"; tail -n 60 "$t"; }
 		done
 	fi
 	record tap $((p - f)) "$f"
 }
 
+# Only what PostgreSQL must find is exported: the SQL-callable functions
+# (each has its pg_finfo_ record), _PG_init and the module magic.  Anything
+# else, loaded with RTLD_GLOBAL as PostgreSQL 15 does, could clash with
+# another library's symbol of the same name.
+run_symbols() {
+	local so=$IDGEN_BUILD/idgen.so syms extra s p f
+	syms=$(nm -D --defined-only "$so" | awk '$2 ~ /^[A-Z]$/ {print $3}' | sort)
+	# here-strings, not pipes: grep -q closing a pipe early fails it under pipefail
+	extra=$(grep -vE '^(_PG_init|Pg_magic_func|pg_finfo_.+)$' <<<"$syms" |
+		while read -r s; do grep -qx "pg_finfo_$s" <<<"$syms" || echo "$s"; done)
+	p=$(grep -c '^pg_finfo_' <<<"$syms" || true)
+	f=0
+	if [ -n "$extra" ]; then
+		say "idgen.so exports symbols PostgreSQL does not need:" $extra
+		f=1
+	fi
+	grep -qx _PG_init <<<"$syms" || { say "idgen.so does not export _PG_init"; f=$((f + 1)); }
+	grep -qx Pg_magic_func <<<"$syms" || { say "idgen.so does not export Pg_magic_func"; f=$((f + 1)); }
+	[ "$p" -gt 0 ] || { say "idgen.so exports no SQL-callable function"; f=$((f + 1)); }
+	record symbols "$p" "$f"
+}
+
+# Build and install for the selected major, then its suites.  A build
+# failure counts once and skips the suites that need the build.
+run_version() {
+	local suite
+	say "building against PostgreSQL $PG_MAJOR with -Werror"
+	if ! idgen_build -Werror >"$IDGEN_WORK/build.log" 2>&1; then
+		cat "$IDGEN_WORK/build.log"
+		record build 0 1
+		return 0
+	fi
+	cat "$IDGEN_WORK/build.log"
+	record build 1 0
+	idgen_install
+	for suite in "${VERSION_SUITES[@]}"; do
+		wanted "$suite" || continue
+		say "PostgreSQL $PG_MAJOR: $suite"
+		"run_$suite"
+	done
+}
+
+# regress_installcheck SUITE: pg_regress against the running cluster
+regress_installcheck() {
+	local out=$IDGEN_WORK/$1 p f
+	mkdir -p "$out"
+	if make -s -C "$IDGEN_BUILD" PG_CONFIG="$PG_CONFIG" installcheck \
+		EXTRA_REGRESS_OPTS="--outputdir=$out" >"$out/make.log" 2>&1; then :; fi
+	cat "$out/make.log"
+	[ -f "$out/regression.diffs" ] && cat "$out/regression.diffs"
+	# pg_regress 15 prints "test name ... ok", 16 and later "ok 1 - name"
+	p=$(grep -cE '^(ok|test) .* ok( |$)|^ok [0-9]+ ' "$out/make.log" || true)
+	f=$(grep -cE '^not ok [0-9]+ |\.\.\. FAILED|failed \(' "$out/make.log" || true)
+	[ "$p" -gt 0 ] || [ "$f" -gt 0 ] || f=1
+	[ "$f" -eq 0 ] || { echo "== server log"; tail -n 40 "$IDGEN_WORK/server.log"; }
+	record "$1" "$p" "$f"
+}
+
+run_regress() {
+	idgen_cluster_start
+	regress_installcheck regress
+	idgen_cluster_stop
+}
+
 idgen_deps
 idgen_workdir
-say "building with -Werror"
-idgen_build -Werror
-run_unit
-run_fuzz
-idgen_install
-say "regression tests on a scratch cluster"
-run_regress
-say "TAP tests"
-run_tap
-say "client programs (psycopg, node-postgres, pgjdbc)"
-run_clients
-say "packaging: META.json, the Debian package"
-run_package
+T0=$(date +%s)
+for v in $IDGEN_PG_VERSIONS; do
+	case " $IDGEN_PG_SUPPORTED " in
+	*" $v "*) ;;
+	*) say "IDGEN_PG_VERSIONS: PostgreSQL $v is not supported (supported: $IDGEN_PG_SUPPORTED)"; exit 2 ;;
+	esac
+done
 
+# the core does not depend on PostgreSQL: once, in a build of its own
+IDGEN_BUILD=$IDGEN_TOP/core
+idgen_copy_tree "$IDGEN_BUILD"
+for suite in "${ONCE_SUITES[@]}"; do
+	wanted "$suite" || continue
+	"run_$suite"
+done
+TIMES=("core: $(($(date +%s) - T0)) s")
+
+for v in $IDGEN_PG_VERSIONS; do
+	t0=$(date +%s)
+	SUITE_PREFIX=
+	if ! idgen_pg_select "$v"; then
+		record "pg$v/server" 0 1
+		continue
+	fi
+	SUITE_PREFIX=pg$v/
+	run_version
+	TIMES+=("pg$v: $(($(date +%s) - t0)) s")
+done
+
+say "results:"
+printf '  %s\n' "${SUMMARY[@]}" >&2
+say "times: ${TIMES[*]}"
 [ ${#FAILED_SUITES[@]} -eq 0 ] || say "failing suites: ${FAILED_SUITES[*]}"
 echo "idgen: $PASSED passed, $FAILED failed$([ "$SKIPPED" -eq 0 ] || echo ", $SKIPPED skipped")"
 [ "$FAILED" -eq 0 ]

@@ -23,6 +23,7 @@
 use strict;
 use warnings;
 
+use File::Spec;
 use Time::HiRes qw(time);
 use FindBin;
 use lib $FindBin::RealBin;
@@ -45,7 +46,9 @@ my $ahead = 30;    # seconds the clock is ahead before it steps back
 my $node = init_idgen_node('base36id_clock_back', "idgen.worker_id = $worker",
 	'restart_after_crash = on');
 
-my $offset_file = $node->basedir . '/faketime.rc';
+# absolute: the server reads it from its data directory, and from 17 on
+# basedir is relative to the test's directory
+my $offset_file = File::Spec->rel2abs($node->basedir . '/faketime.rc');
 
 # Sets the server's clock offset; written whole, then renamed into place, so
 # the server never reads a half-written file.

@@ -31,6 +31,7 @@
 use strict;
 use warnings;
 
+use File::Spec;
 use FindBin;
 use lib $FindBin::RealBin;
 use IdgenTest;
@@ -83,7 +84,9 @@ sub start_client
 	my ($client, $phase, $n) = @_;
 	my $c = {
 		client => $client,
-		out => $node->basedir . "/client_$client.out",
+		# absolute: the server reads it (COPY FROM), and from 16 on basedir
+		# is relative to the test's directory
+		out => File::Spec->rel2abs($node->basedir . "/client_$client.out"),
 		err => ''
 	};
 	my $file = client_script($client, $phase, $n);
