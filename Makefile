@@ -21,6 +21,9 @@ REGRESS = setup iuid base36id distid publicid flaxid ranges partitions markings 
 
 PG_CPPFLAGS = -I$(srcdir)/src
 
+# before the include: pgxs.mk reads EXTRA_CLEAN as it is included
+EXTRA_CLEAN = idgen.map
+
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
@@ -45,5 +48,4 @@ idgen.map: $(OBJS)
 	  echo '  local: *; };'; } >$@
 SHLIB_LINK += -Wl,--version-script=idgen.map
 idgen$(DLSUFFIX): idgen.map
-EXTRA_CLEAN += idgen.map
 endif

@@ -50,9 +50,9 @@ run_package() {
 		return 0
 	fi
 
-	# build in a copy: the build cleans and writes debian/ and build-*/
+	# build in a clean copy: the build writes debian/ and build-*/
 	rc=0
-	cp -a "$IDGEN_BUILD" "$dir/idgen"
+	idgen_copy_tree "$dir/idgen"
 	(cd "$dir/idgen" && dpkg-buildpackage -b -us -uc) >"$dir/build.log" 2>&1 || rc=$?
 	deb=$(ls "$dir"/"$IDGEN_DEB"_*.deb 2>/dev/null | head -n 1 || true)
 	[ -z "$deb" ] || dpkg-deb -c "$deb" >"$dir/contents" 2>&1 || true
