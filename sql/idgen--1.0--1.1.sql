@@ -294,3 +294,7 @@ BEGIN
 	END IF;
 END
 $$;
+
+-- base36id_generate() WAL-logs the high-water second and refuses during
+-- recovery (a standby's ids would repeat its primary's).
+COMMENT ON FUNCTION base36id_generate() IS 'new base36id from the server-wide counter of worker idgen.worker_id; waits when 1296 ids were used in a second; WAL-logs each second before its first id, so promoted standbys and restored backups do not reissue ids; refused during recovery';

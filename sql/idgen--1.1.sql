@@ -380,7 +380,7 @@ CREATE FUNCTION base36id_worker(base36id) RETURNS int4
 CREATE FUNCTION base36id_counter(base36id) RETURNS int4
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
-COMMENT ON FUNCTION base36id_generate() IS 'new base36id from the server-wide counter of worker idgen.worker_id; waits when 1296 ids were used in a second';
+COMMENT ON FUNCTION base36id_generate() IS 'new base36id from the server-wide counter of worker idgen.worker_id; waits when 1296 ids were used in a second; WAL-logs each second before its first id, so promoted standbys and restored backups do not reissue ids; refused during recovery';
 COMMENT ON FUNCTION base36id_from_timestamp(timestamptz) IS 'least base36id of the second, for range bounds';
 COMMENT ON FUNCTION base36id_max_for_timestamp(timestamptz) IS 'greatest base36id of the second, the inclusive upper bound for range shards and BETWEEN';
 COMMENT ON FUNCTION base36id_timestamp(base36id) IS 'creation time of a base36id, to the second';

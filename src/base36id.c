@@ -6,45 +6,16 @@
  * install script).  Generation hands out (second, worker, counter) from
  * per-worker counters in shared memory, 1296 per second.
  *
- * Restarts must not reissue ids: before the first id of a new second is
- * handed out, that second is written and fsync'd to STATE_FILE.  When shared
- * memory is (re)initialised, at start and after a crash, every counter starts
- * used up at the later of that second and the current one, so the first id
- * comes from a second no id can have been issued in.
+ * base36id_gen.c keeps them and makes sure restarts, promoted standbys and
+ * restored backups never reissue an id.
  */
 #include "idgen.h"
-#include "shmem.h"
-
-#include <fcntl.h>
-#include <unistd.h>
+#include "base36id_gen.h"
 
 #include "core/base36.h"
 #include "fixedid.h"
 #include "libpq/pqformat.h"
-#include "miscadmin.h"
-#include "storage/fd.h"
-#include "storage/latch.h"
 #include "utils/guc.h"
-#include "utils/wait_event.h"
-
-#define STATE_FILE "idgen_base36id.state"
-#define STATE_MAGIC 0x49443336	/* "ID36" */
-
-typedef struct state_record
-{
-	uint32		magic;
-	uint32		pad;
-	int64		second;			/* highest second ids may have been issued in */
-} state_record;
-
-typedef struct base36id_shared
-{
-	LWLock	   *lock;
-	int64		durable;		/* highest second written to STATE_FILE */
-	b36_state	workers[B36_WORKERS];
-} base36id_shared;
-
-static base36id_shared *shared = NULL;
 
 /* idgen.worker_id, -1 while unset */
 static int	worker_id = -1;
@@ -58,96 +29,6 @@ static const idgen_time_span base36id_span = {
 	.last = "2092-12-23 05:45:35 UTC",
 };
 
-/* seconds since the base36id epoch, floor */
-static int64
-clock_second(void)
-{
-	return (int64) (idgen_clock_ms() / 1000) - B36_EPOCH_UNIX_S;
-}
-
-/* the persisted second, or -1 if there is none (first start) */
-static int64
-state_file_read(void)
-{
-	state_record rec;
-	int			fd = OpenTransientFile(STATE_FILE, O_RDONLY | PG_BINARY);
-	ssize_t		n;
-
-	if (fd < 0)
-	{
-		if (errno != ENOENT)
-			ereport(LOG,
-					(errcode_for_file_access(),
-					 errmsg("could not open file \"%s\": %m", STATE_FILE)));
-		return -1;
-	}
-	n = read(fd, &rec, sizeof(rec));
-	CloseTransientFile(fd);
-	if (n != sizeof(rec) || rec.magic != STATE_MAGIC)
-	{
-		ereport(LOG,
-				(errmsg("ignoring invalid base36id state file \"%s\"", STATE_FILE)));
-		return -1;
-	}
-	return rec.second;
-}
-
-static void
-state_file_write(int64 second)
-{
-	state_record rec = {.magic = STATE_MAGIC,.pad = 0,.second = second};
-	int			fd = OpenTransientFile(STATE_FILE, O_RDWR | PG_BINARY);
-	bool		created = false;
-
-	if (fd < 0 && errno == ENOENT)
-	{
-		fd = OpenTransientFile(STATE_FILE, O_RDWR | O_CREAT | O_EXCL | PG_BINARY);
-		created = true;
-	}
-	if (fd < 0)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not open file \"%s\": %m", STATE_FILE)));
-	errno = 0;
-	if (pg_pwrite(fd, &rec, sizeof(rec), 0) != sizeof(rec))
-	{
-		if (errno == 0)
-			errno = ENOSPC;
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not write file \"%s\": %m", STATE_FILE)));
-	}
-	if (pg_fsync(fd) != 0)
-		ereport(data_sync_elevel(ERROR),
-				(errcode_for_file_access(),
-				 errmsg("could not fsync file \"%s\": %m", STATE_FILE)));
-	if (CloseTransientFile(fd) != 0)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not close file \"%s\": %m", STATE_FILE)));
-	/* a new file's directory entry must survive an OS crash too */
-	if (created)
-		fsync_fname(".", true);
-}
-
-static void
-base36id_shmem_init(void *ptr, bool found, LWLockPadded *locks)
-{
-	int64		hw;
-	int			i;
-
-	shared = ptr;
-	if (found)
-		return;
-
-	/* no id may come from a second that may already have been used */
-	hw = Max(state_file_read(), clock_second());
-	shared->lock = &locks[0].lock;
-	shared->durable = hw;
-	for (i = 0; i < B36_WORKERS; i++)
-		b36_state_init(&shared->workers[i], hw);
-}
-
 void
 base36id_init(void)
 {
@@ -160,7 +41,7 @@ base36id_init(void)
 							PGC_SIGHUP,
 							0,
 							NULL, NULL, NULL);
-	idgen_shmem_request("idgen_base36id", sizeof(base36id_shared), 1, base36id_shmem_init);
+	base36id_gen_init();
 }
 
 PG_FUNCTION_INFO_V1(base36id_generate);
@@ -168,8 +49,9 @@ Datum
 base36id_generate(PG_FUNCTION_ARGS)
 {
 	int			worker = worker_id;
+	int64		value;
 
-	if (shared == NULL)
+	if (!base36id_gen_loaded())
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("base36id_generate() requires idgen to be loaded via shared_preload_libraries"),
@@ -179,49 +61,9 @@ base36id_generate(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("idgen.worker_id is not set"),
 				 errhint("Set idgen.worker_id to this server's worker number, 0 to 35, in postgresql.conf or with ALTER SYSTEM, then reload the configuration.")));
-
-	for (;;)
-	{
-		b36_state	next;
-		b36_next_status status;
-		int64		second;
-		int			counter;
-		bool		new_second;
-		int64		wait_for;
-		uint64		now_ms;
-		long		sleep_ms;
-
-		LWLockAcquire(shared->lock, LW_EXCLUSIVE);
-		now_ms = idgen_clock_ms();
-		next = shared->workers[worker];
-		status = b36_state_next(&next, (int64) (now_ms / 1000) - B36_EPOCH_UNIX_S,
-								&second, &counter, &new_second);
-		if (status == B36_NEXT_OK)
-		{
-			/* durable before any id of the second is handed out */
-			if (new_second && next.second > shared->durable)
-			{
-				state_file_write(next.second);
-				shared->durable = next.second;
-			}
-			shared->workers[worker] = next;
-			LWLockRelease(shared->lock);
-			PG_RETURN_INT64(b36_compose(second, worker, counter));
-		}
-		wait_for = shared->workers[worker].second + 1;
-		LWLockRelease(shared->lock);
-
-		if (status == B36_NEXT_RANGE)
-			idgen_clock_out_of_span(&base36id_span);
-
-		/* used up: sleep until the clock reaches the next second, or a cancel */
-		sleep_ms = (long) ((wait_for + B36_EPOCH_UNIX_S) * 1000 - (int64) now_ms);
-		sleep_ms = Max(1, Min(sleep_ms, 1000));
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-						 sleep_ms, PG_WAIT_EXTENSION);
-		ResetLatch(MyLatch);
-		CHECK_FOR_INTERRUPTS();
-	}
+	if (!base36id_gen_next(worker, &value))
+		idgen_clock_out_of_span(&base36id_span);
+	PG_RETURN_INT64(value);
 }
 
 static int

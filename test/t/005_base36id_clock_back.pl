@@ -7,13 +7,9 @@
 # included, must not forget S either: the first second after a restart is
 # later than S even though the clock still says an earlier one.
 #
-# The server runs under libfaketime (LD_PRELOAD), which offsets the real-time
-# clock by what a file says ("+30", "+0"), re-read on every clock reading
-# (FAKETIME_NO_CACHE).  The monotonic clock is left alone.  Only the server is
-# started with it: the test's own psql clients see the true time.
-#
-# The clock starts 30 s ahead and steps back to the true time, rather than
-# from the true time to 30 s behind, because libfaketime does not fake the
+# The server runs under libfaketime (IdgenTest.pm tells how).  The clock
+# starts 30 s ahead and steps back to the true time, rather than from the
+# true time to 30 s behind, because libfaketime does not fake the
 # clock while the process is inside select(), which it wraps: PostgreSQL 15's
 # postmaster runs its signal handlers there, so it reads the true time when it
 # reinitialises shared memory after a crash.  Stepped back to "+0", every
@@ -31,15 +27,6 @@ use IdgenTest;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my ($faketime_lib) = grep { -e $_ } (
-	'/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1',
-	glob('/usr/lib/*/faketime/libfaketime.so.1'),
-	'/usr/local/lib/faketime/libfaketime.so.1');
-# tools/lib.sh installs it (Debian package libfaketime); a missing library is
-# a failure, not a reason to skip the test silently
-die 'libfaketime.so.1 not found: install the libfaketime package'
-  unless defined $faketime_lib;
-
 my $worker = 5;
 my $ahead = 30;    # seconds the clock is ahead before it steps back
 
@@ -50,43 +37,8 @@ my $node = init_idgen_node('base36id_clock_back', "idgen.worker_id = $worker",
 # basedir is relative to the test's directory
 my $offset_file = File::Spec->rel2abs($node->basedir . '/faketime.rc');
 
-# Sets the server's clock offset; written whole, then renamed into place, so
-# the server never reads a half-written file.
-sub set_clock_offset
-{
-	my ($spec) = @_;
-	my $tmp = "$offset_file.tmp";
-	open my $fh, '>', $tmp or die "could not write $tmp: $!";
-	print $fh "$spec\n";
-	close $fh or die "could not write $tmp: $!";
-	rename $tmp, $offset_file or die "could not rename $tmp: $!";
-	return;
-}
-
-# Runs $code (a start or restart of the server) with libfaketime preloaded.
-sub with_faketime
-{
-	my ($code) = @_;
-	local $ENV{LD_PRELOAD} = $faketime_lib;
-	local $ENV{FAKETIME_TIMESTAMP_FILE} = $offset_file;
-	local $ENV{FAKETIME_NO_CACHE} = '1';
-	local $ENV{FAKETIME_DONT_FAKE_MONOTONIC} = '1';
-	$code->();
-	return;
-}
-
-# How many seconds the server's clock is behind the test's (true) clock.
-sub server_lag
-{
-	my $t0 = time;
-	my $server =
-	  $node->safe_psql('postgres', 'SELECT extract(epoch FROM clock_timestamp())');
-	my $t1 = time;
-	return ($t0 + $t1) / 2 - $server;
-}
-
-set_clock_offset("+$ahead");
-with_faketime(sub { $node->start });
+set_clock_offset($offset_file, "+$ahead");
+with_faketime($offset_file, sub { $node->start });
 
 $node->safe_psql(
 	'postgres', q{
@@ -107,7 +59,7 @@ $node->safe_psql(
 	END $$;
 });
 
-my $lag = server_lag();
+my $lag = server_clock_lag($node);
 ok($lag > -$ahead - 1 && $lag < -$ahead + 1,
 	"with offset +$ahead the server clock is $ahead s ahead")
   or diag("server clock lag: $lag s");
@@ -160,8 +112,8 @@ note("before the step: last id $max_id, second $sec, $left counters left");
 #
 # The clock steps back.
 #
-set_clock_offset('+0');
-$lag = server_lag();
+set_clock_offset($offset_file, '+0');
+$lag = server_clock_lag($node);
 ok(abs($lag) < 1, "with offset +0 the server clock stepped back $ahead s")
   or diag("server clock lag: $lag s");
 is(clock_before($sec), 't', 'the server clock is before second S');
@@ -216,7 +168,7 @@ cmp_ok($cancel_delay, '<', 1, 'the cancelled call ended at once')
 # second, about 30 s before S, and issue ids smaller than those before the
 # restart.
 #
-with_faketime(sub { $node->restart });
+with_faketime($offset_file, sub { $node->restart });
 is(clock_before($sec), 't', 'after a restart the server clock is still before S');
 check_waits('after a restart, clock behind S');
 
@@ -242,12 +194,12 @@ ok(wait_for_extension_wait($node, $waiter_pid),
 is(clock_before($sec), 't',
 	'the server clock is still before S (the last checks were valid)');
 
-set_clock_offset("+$ahead");
+set_clock_offset($offset_file, "+$ahead");
 my $resumed = $waiter->query_safe('SELECT 1');
 $waiter->quit;
 like($resumed, qr/^[0-9A-Z]{9}\n1$/, 'the waiting call returns an id')
   or diag("output: $resumed");
-$lag = server_lag();
+$lag = server_clock_lag($node);
 ok($lag > -$ahead - 1 && $lag < -$ahead + 1,
 	"the server clock is $ahead s ahead again, past S")
   or diag("server clock lag: $lag s");

@@ -45,18 +45,6 @@ $node->safe_psql(
 	END $$;
 });
 
-# The record in the state file (src/base36id.c): uint32 magic "ID36",
-# uint32 padding, int64 second since 2024, in the server's byte order.
-sub persisted_second
-{
-	open my $fh, '<:raw', $state_file or return undef;
-	my $n = read($fh, my $buf, 64);
-	close $fh;
-	return undef unless defined $n && $n == 16;
-	my ($magic, $pad, $second) = unpack('L L q', $buf);
-	return $magic == 0x49443336 ? $second : undef;
-}
-
 # Generates $per_round ids just after the start of a second (the server's
 # clock), so that a restart right after it can end within the same second.
 sub generate_early_in_a_second
@@ -112,7 +100,7 @@ generate_early_in_a_second(++$round);
 ok(-f $state_file, 'the state file exists in the data directory after generation');
 my $last_sec = $node->safe_psql('postgres',
 	q{SELECT extract(epoch FROM base36id_timestamp(max(id))) - 1704067200 FROM r});
-my $persisted = persisted_second();
+my $persisted = state_file_second($node);
 ok(defined $persisted && $persisted >= $last_sec,
 	'it holds a second at least that of the last id')
   or diag('persisted second: ' . ($persisted // 'none') . ", last id's second: $last_sec");
@@ -151,7 +139,7 @@ $node->safe_psql('postgres', "SELECT gen($round, $per_round)");
 check_round($round, 'crash restart');
 
 ok(-f $state_file, 'the state file is still there');
-$persisted = persisted_second();
+$persisted = state_file_second($node);
 $last_sec = $node->safe_psql('postgres',
 	q{SELECT extract(epoch FROM base36id_timestamp(max(id))) - 1704067200 FROM r});
 ok(defined $persisted && $persisted >= $last_sec,

@@ -24,6 +24,7 @@ use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use Time::HiRes ();
 
 our @EXPORT = qw(
   init_idgen_node
@@ -52,6 +53,12 @@ our @EXPORT = qw(
   seconds_between
   crash_restart
   kill_backend
+  faketime_lib
+  set_clock_offset
+  with_faketime
+  server_clock_lag
+  start_faketime_primary
+  state_file_second
 );
 
 #
@@ -463,6 +470,112 @@ sub kill_backend
 	ok($node->poll_query_until('postgres', 'SELECT 1', '1'),
 		'the server accepts connections after the crash restart');
 	return;
+}
+
+#
+# A server clock set apart with libfaketime
+#
+# The server runs under libfaketime (LD_PRELOAD), which offsets the real-time
+# clock by what a file says ("+30", "+0"), re-read on every clock reading
+# (FAKETIME_NO_CACHE).  The monotonic clock is left alone.  Only the server is
+# started with it: the test's own psql clients see the true time.
+# libfaketime does not fake the clock while a process is inside select(),
+# which it wraps (PostgreSQL 15's postmaster runs its signal handlers there).
+#
+
+# faketime_lib(): the path of libfaketime.so.1.  tools/lib.sh installs it
+# (Debian package libfaketime); a missing library is a failure, not a reason
+# to skip a test silently.
+sub faketime_lib
+{
+	my ($lib) = grep { -e $_ } (
+		'/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1',
+		glob('/usr/lib/*/faketime/libfaketime.so.1'),
+		'/usr/local/lib/faketime/libfaketime.so.1');
+	die 'libfaketime.so.1 not found: install the libfaketime package'
+	  unless defined $lib;
+	return $lib;
+}
+
+# set_clock_offset($file, $spec): sets the offset the servers started with
+# with_faketime($file, ...) read; written whole, then renamed into place, so
+# a server never reads a half-written file.
+sub set_clock_offset
+{
+	my ($file, $spec) = @_;
+	my $tmp = "$file.tmp";
+	open my $fh, '>', $tmp or die "could not write $tmp: $!";
+	print $fh "$spec\n";
+	close $fh or die "could not write $tmp: $!";
+	rename $tmp, $file or die "could not rename $tmp: $!";
+	return;
+}
+
+# with_faketime($file, $code): runs $code (a start or restart of a server)
+# with libfaketime preloaded, the clock offset read from $file.
+sub with_faketime
+{
+	my ($file, $code) = @_;
+	local $ENV{LD_PRELOAD} = faketime_lib();
+	local $ENV{FAKETIME_TIMESTAMP_FILE} = $file;
+	local $ENV{FAKETIME_NO_CACHE} = '1';
+	local $ENV{FAKETIME_DONT_FAKE_MONOTONIC} = '1';
+	$code->();
+	return;
+}
+
+# server_clock_lag($node): how many seconds the server's clock is behind the
+# test's (true) clock; negative when it is ahead.
+sub server_clock_lag
+{
+	my ($node) = @_;
+	my $t0 = Time::HiRes::time();
+	my $server =
+	  $node->safe_psql('postgres', 'SELECT extract(epoch FROM clock_timestamp())');
+	my $t1 = Time::HiRes::time();
+	return ($t0 + $t1) / 2 - $server;
+}
+
+# start_faketime_primary($name, $clock, init => {...}, conf => [...]): a
+# node that can have streaming standbys (PostgreSQL::Test::Cluster's init
+# with allows_streaming and the options init), with idgen preloaded and the
+# lines conf in postgresql.conf, started with libfaketime at offset $clock
+# (e.g. "+20"; the file is <basedir>/faketime.rc), with the extension
+# created.  Returns the node and the offset file.
+sub start_faketime_primary
+{
+	my ($name, $clock, %opt) = @_;
+	my $node = PostgreSQL::Test::Cluster->new($name);
+	$node->init(allows_streaming => 1, %{ $opt{init} // {} });
+	$node->append_conf('postgresql.conf',
+		join("\n", "shared_preload_libraries = 'idgen'", @{ $opt{conf} // [] }));
+	my $offset_file = $node->basedir . '/faketime.rc';
+	set_clock_offset($offset_file, $clock);
+	with_faketime($offset_file, sub { $node->start });
+	$node->safe_psql('postgres', 'CREATE EXTENSION idgen');
+	return ($node, $offset_file);
+}
+
+#
+# base36id's state file, $PGDATA/idgen_base36id.state
+#
+# One record (src/base36id_gen.c), in the server's byte order: uint32 magic
+# "ID37" (0x49443337), uint32 CRC-32C of magic and second, int64 the highest
+# second since 2024 ids may have been issued in.
+#
+
+# state_file_second($node): the second the state file holds, or undef if
+# there is no valid-looking file (the checksum is not checked here).
+sub state_file_second
+{
+	my ($node) = @_;
+	open my $fh, '<:raw', $node->data_dir . '/idgen_base36id.state'
+	  or return undef;
+	my $n = read($fh, my $buf, 64);
+	close $fh;
+	return undef unless defined $n && $n == 16;
+	my ($magic, $crc, $second) = unpack('L L q', $buf);
+	return $magic == 0x49443337 ? $second : undef;
 }
 
 1;

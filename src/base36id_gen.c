@@ -1,0 +1,498 @@
+/*
+ * base36id_gen.c — the server-wide base36id generator.
+ *
+ * Counters live in shared memory, one per worker, 1296 per second.  Before
+ * the first id of a new second S is handed out, S is reserved:
+ *
+ *  1. S is written and fsync'd to STATE_FILE, which survives checkpoints
+ *     (crash recovery does not replay WAL from before the last checkpoint's
+ *     redo pointer; a sequence has its data page for that, we have the file);
+ *  2. S is WAL-logged by our resource manager and flushed (XLogFlush), whether
+ *     or not the calling transaction ever commits.  Every WAL record written
+ *     after the id was handed out follows it, so a standby or a restored base
+ *     backup that replays any of them has replayed S too.
+ *
+ * The file is written before the record is inserted: a base backup whose
+ * starting checkpoint comes after the record then copies a file holding S.
+ *
+ * One backend reserves at a time, with the LWLock released; backends that need
+ * the same or a later second wait on a condition variable (cancellably), then
+ * retry, and on an error the next one tries again.
+ *
+ * Every counter starts used up at "floor": at start, the later of the file's
+ * second and the clock; redo raises it to each second replayed, and the end of
+ * recovery (promotion, crash recovery, a restored backup) to the clock.  So the
+ * first id after a restart or promotion comes from a second no id can have
+ * been issued in, as far as the file and the replayed WAL tell.
+ */
+#include "base36id_gen.h"
+#include "idgen.h"
+#include "shmem.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "access/xlog.h"
+#include "access/xlog_internal.h"
+#include "access/xloginsert.h"
+#include "access/xlogreader.h"
+#include "core/base36.h"
+#include "miscadmin.h"
+#include "port/pg_crc32c.h"
+#include "storage/condition_variable.h"
+#include "storage/fd.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "utils/wait_event.h"
+
+/*
+ * Custom resource managers need an id unique among the extensions a server
+ * loads.  RM_EXPERIMENTAL_ID is the one the PostgreSQL docs say to use until a
+ * permanent id is reserved on https://wiki.postgresql.org/wiki/CustomWALResourceManagers.
+ * Changing it makes WAL written before the change unreadable: only with a
+ * clean shutdown (nothing left to replay) and no standby lagging behind.
+ */
+#define IDGEN_RMGR_ID RM_EXPERIMENTAL_ID
+#define IDGEN_RMGR_NAME "idgen_base36id"
+
+/* ids of seconds up to and including second may be handed out */
+#define XLOG_BASE36ID_RESERVE 0x00
+
+typedef struct xl_base36id_reserve
+{
+	int64		second;
+} xl_base36id_reserve;
+
+#define STATE_FILE "idgen_base36id.state"
+#define STATE_MAGIC 0x49443337	/* "ID37" */
+#define STATE_MAGIC_1_0 0x49443336	/* "ID36": version 1.0, no checksum */
+
+typedef struct state_record
+{
+	uint32		magic;
+	pg_crc32c	crc;			/* of magic and second; 0 in 1.0's files */
+	int64		second;			/* highest second ids may have been issued in */
+} state_record;
+
+/* what is wrong with the state file read at start */
+typedef enum state_problem
+{
+	STATE_OK = 0,
+	STATE_UNREADABLE,
+	STATE_SIZE,
+	STATE_MAGIC_BAD,
+	STATE_CHECKSUM,
+	STATE_RANGE
+} state_problem;
+
+typedef struct base36id_shared
+{
+	LWLock	   *lock;
+	ConditionVariable reserved_cv;	/* broadcast when a reservation ends */
+	int64		floor;			/* counters start used up at this second */
+	int64		reserved;		/* highest second reserved (file and WAL) */
+	int64		reserving;		/* second a backend is reserving, or -1 */
+	int64		file_second;	/* highest second written to STATE_FILE */
+	state_problem damaged;		/* the file was damaged at start: refuse */
+	b36_state	workers[B36_WORKERS];
+} base36id_shared;
+
+static base36id_shared *shared = NULL;
+
+/* seconds since the base36id epoch, floor */
+static int64
+clock_second(void)
+{
+	return (int64) (idgen_clock_ms() / 1000) - B36_EPOCH_UNIX_S;
+}
+
+static pg_crc32c
+state_crc(const state_record *rec)
+{
+	pg_crc32c	crc;
+
+	INIT_CRC32C(crc);
+	COMP_CRC32C(crc, &rec->magic, sizeof(rec->magic));
+	COMP_CRC32C(crc, &rec->second, sizeof(rec->second));
+	FIN_CRC32C(crc);
+	return crc;
+}
+
+/*
+ * The persisted second into *second (-1 if there is no file: first start);
+ * what is wrong with the file otherwise.  Never trusts a value it cannot
+ * check: a damaged second could make generation wait for decades.
+ */
+static state_problem
+state_file_read(int64 *second)
+{
+	state_record rec;
+	int			fd = OpenTransientFile(STATE_FILE, O_RDONLY | PG_BINARY);
+	char		extra;
+	ssize_t		n;
+
+	*second = -1;
+	if (fd < 0)
+	{
+		if (errno == ENOENT)
+			return STATE_OK;
+		ereport(LOG,
+				(errcode_for_file_access(),
+				 errmsg("could not open file \"%s\": %m", STATE_FILE)));
+		return STATE_UNREADABLE;
+	}
+	n = read(fd, &rec, sizeof(rec));
+	if (n == sizeof(rec) && read(fd, &extra, 1) != 0)
+		n = -2;					/* longer than a record */
+	else if (n < 0)
+		ereport(LOG,
+				(errcode_for_file_access(),
+				 errmsg("could not read file \"%s\": %m", STATE_FILE)));
+	CloseTransientFile(fd);
+
+	if (n == -1)
+		return STATE_UNREADABLE;
+	if (n != sizeof(rec))
+		return STATE_SIZE;
+	if (rec.magic == STATE_MAGIC)
+	{
+		if (rec.crc != state_crc(&rec))
+			return STATE_CHECKSUM;
+	}
+	else if (rec.magic != STATE_MAGIC_1_0 || rec.crc != 0)
+		return STATE_MAGIC_BAD;
+	if (rec.second < 0 || rec.second > B36_MAX_SECONDS)
+		return STATE_RANGE;
+	*second = rec.second;
+	return STATE_OK;
+}
+
+/*
+ * Writes second to STATE_FILE and fsyncs it; reports a failure at elevel and
+ * returns false.  A failed fsync is not a PANIC (as data_sync_retry = off
+ * would make it): the record is small and rewritten whole before every fsync,
+ * so the next successful fsync makes it durable; until then no id of the new
+ * second is handed out.
+ */
+static bool
+state_file_write(int64 second, int elevel)
+{
+	state_record rec = {.magic = STATE_MAGIC,.crc = 0,.second = second};
+	int			fd;
+	bool		created = false;
+	bool		written;
+	bool		synced;
+	bool		closed;
+	int			save_errno;
+
+	rec.crc = state_crc(&rec);
+	fd = OpenTransientFile(STATE_FILE, O_RDWR | PG_BINARY);
+	if (fd < 0 && errno == ENOENT)
+	{
+		fd = OpenTransientFile(STATE_FILE, O_RDWR | O_CREAT | O_EXCL | PG_BINARY);
+		created = true;
+	}
+	if (fd < 0)
+	{
+		ereport(elevel,
+				(errcode_for_file_access(),
+				 errmsg("could not open file \"%s\": %m", STATE_FILE)));
+		return false;
+	}
+	/* one 16-byte write at offset 0 cannot be torn (as pg_control's) */
+	errno = 0;
+	written = pg_pwrite(fd, &rec, sizeof(rec), 0) == sizeof(rec);
+	if (!written && errno == 0)
+		errno = ENOSPC;
+	synced = written && pg_fsync(fd) == 0;
+	save_errno = errno;
+	closed = CloseTransientFile(fd) == 0;
+	if (!synced)
+		errno = save_errno;
+
+	if (!written)
+		ereport(elevel,
+				(errcode_for_file_access(),
+				 errmsg("could not write file \"%s\": %m", STATE_FILE)));
+	else if (!synced)
+		ereport(elevel,
+				(errcode_for_file_access(),
+				 errmsg("could not fsync file \"%s\": %m", STATE_FILE)));
+	else if (!closed)
+		ereport(elevel,
+				(errcode_for_file_access(),
+				 errmsg("could not close file \"%s\": %m", STATE_FILE)));
+	if (!closed || !synced)
+		return false;
+	/* a new file's directory entry must survive an OS crash too */
+	if (created && fsync_fname_ext(".", true, false, elevel) != 0)
+		return false;
+	return true;
+}
+
+static int
+errdetail_state_problem(state_problem problem)
+{
+	switch (problem)
+	{
+		case STATE_UNREADABLE:
+			return errdetail("The file could not be read when the server started.");
+		case STATE_SIZE:
+			return errdetail("The file does not have the expected size of %d bytes.",
+							 (int) sizeof(state_record));
+		case STATE_MAGIC_BAD:
+			return errdetail("The file does not start with idgen's marker.");
+		case STATE_CHECKSUM:
+			return errdetail("The file's checksum does not match its contents.");
+		case STATE_RANGE:
+			return errdetail("The second it holds is outside the time span of base36id.");
+		case STATE_OK:
+			break;
+	}
+	return 0;
+}
+
+static void
+report_state_problem(int elevel, state_problem problem)
+{
+	ereport(elevel,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("base36id state file \"%s\" is damaged", STATE_FILE),
+			 errdetail_state_problem(problem),
+			 errhint("base36id_generate() refuses to run until the file is valid. Once the clock is past the last second base36ids were issued in, remove the file and restart the server.")));
+}
+
+static void
+shmem_init(void *ptr, bool found, LWLockPadded *locks)
+{
+	int64		second;
+	state_problem problem;
+	int64		hw;
+	int			i;
+
+	shared = ptr;
+	if (found)
+		return;
+
+	problem = state_file_read(&second);
+	if (problem != STATE_OK)
+		report_state_problem(LOG, problem);
+
+	/* no id may come from a second that may already have been used */
+	hw = Max(second, clock_second());
+	shared->lock = &locks[0].lock;
+	ConditionVariableInit(&shared->reserved_cv);
+	shared->floor = hw;
+	shared->reserved = second;
+	shared->reserving = -1;
+	shared->file_second = second;
+	shared->damaged = problem;
+	for (i = 0; i < B36_WORKERS; i++)
+		b36_state_init(&shared->workers[i], hw);
+}
+
+/* the reservation is over, done or failed: let a waiting backend go on */
+static void
+reservation_end(int code, Datum arg)
+{
+	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+	shared->reserving = -1;
+	LWLockRelease(shared->lock);
+	ConditionVariableBroadcast(&shared->reserved_cv);
+}
+
+/* makes second durable, locally and in WAL; called without the LWLock */
+static void
+reserve(int64 second)
+{
+	xl_base36id_reserve xlrec = {.second = second};
+
+	PG_ENSURE_ERROR_CLEANUP(reservation_end, (Datum) 0);
+	{
+		XLogRecPtr	lsn;
+
+		(void) state_file_write(second, ERROR);
+		XLogBeginInsert();
+		XLogRegisterData((char *) &xlrec, sizeof(xlrec));
+		lsn = XLogInsert(IDGEN_RMGR_ID, XLOG_BASE36ID_RESERVE);
+		/* now, not at commit: the id may leave the server without one */
+		XLogFlush(lsn);
+	}
+	PG_END_ENSURE_ERROR_CLEANUP(reservation_end, (Datum) 0);
+
+	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+	shared->reserved = Max(shared->reserved, second);
+	shared->file_second = Max(shared->file_second, second);
+	LWLockRelease(shared->lock);
+	reservation_end(0, (Datum) 0);
+}
+
+bool
+base36id_gen_loaded(void)
+{
+	return shared != NULL;
+}
+
+bool
+base36id_gen_next(int worker, int64 *value)
+{
+	Assert(shared != NULL && worker >= 0 && worker < B36_WORKERS);
+
+	/* as nextval(): a standby's ids would repeat its primary's */
+	if (RecoveryInProgress())
+		ereport(ERROR,
+				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+				 errmsg("cannot execute %s during recovery", "base36id_generate()"),
+				 errhint("Generate base36id values on the primary server.")));
+
+	for (;;)
+	{
+		b36_state  *st;
+		b36_state	next;
+		b36_next_status status;
+		int64		second;
+		int			counter;
+		bool		new_second;
+		int64		wait_for;
+		uint64		now_ms;
+		long		sleep_ms;
+
+		LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+		if (shared->damaged != STATE_OK)
+		{
+			state_problem problem = shared->damaged;
+
+			LWLockRelease(shared->lock);
+			report_state_problem(ERROR, problem);
+		}
+		st = &shared->workers[worker];
+		if (st->second < shared->floor)
+			b36_state_init(st, shared->floor);
+		now_ms = idgen_clock_ms();
+		next = *st;
+		status = b36_state_next(&next, (int64) (now_ms / 1000) - B36_EPOCH_UNIX_S,
+								&second, &counter, &new_second);
+		if (status == B36_NEXT_OK && next.second <= shared->reserved)
+		{
+			*st = next;
+			LWLockRelease(shared->lock);
+			*value = b36_compose(second, worker, counter);
+			return true;
+		}
+		if (status == B36_NEXT_OK && shared->reserving < 0)
+		{
+			/* a new second: reserve it, then try again */
+			shared->reserving = next.second;
+			LWLockRelease(shared->lock);
+			reserve(next.second);
+			continue;
+		}
+		if (status == B36_NEXT_OK)
+		{
+			/* another backend is reserving: wait for it to finish */
+			ConditionVariablePrepareToSleep(&shared->reserved_cv);
+			LWLockRelease(shared->lock);
+			ConditionVariableSleep(&shared->reserved_cv, PG_WAIT_EXTENSION);
+			ConditionVariableCancelSleep();
+			continue;
+		}
+		wait_for = st->second + 1;
+		LWLockRelease(shared->lock);
+
+		if (status == B36_NEXT_RANGE)
+			return false;
+
+		/* used up: sleep until the clock reaches the next second, or a cancel */
+		sleep_ms = (long) ((wait_for + B36_EPOCH_UNIX_S) * 1000 - (int64) now_ms);
+		sleep_ms = Max(1, Min(sleep_ms, 1000));
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 sleep_ms, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/*
+ * Redo, on a standby, in crash recovery and when a base backup is restored:
+ * no id may come from a second the primary reserved.  The file keeps it
+ * across this server's restarts, as on the primary; a failure to write it is
+ * a WARNING (the next record retries), not a reason to stop replay.  A damaged
+ * file is left alone for the administrator to look at.
+ */
+static void
+base36id_redo(XLogReaderState *record)
+{
+	uint8		info = XLogRecGetInfo(record) & ~XLR_INFO_MASK;
+	xl_base36id_reserve xlrec;
+	bool		write_file;
+
+	if (info != XLOG_BASE36ID_RESERVE)
+		elog(PANIC, "base36id_redo: unknown op code %u", info);
+	memcpy(&xlrec, XLogRecGetData(record), sizeof(xlrec));
+
+	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+	shared->floor = Max(shared->floor, xlrec.second);
+	write_file = xlrec.second > shared->file_second && shared->damaged == STATE_OK;
+	LWLockRelease(shared->lock);
+
+	if (write_file && state_file_write(xlrec.second, WARNING))
+	{
+		LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+		shared->file_second = Max(shared->file_second, xlrec.second);
+		LWLockRelease(shared->lock);
+	}
+}
+
+/*
+ * End of redo: the server is about to become a primary.  Its own clock's
+ * second may also have been used by the old primary, whose last WAL may not
+ * have arrived (asynchronous replication): skip it too.
+ */
+static void
+base36id_redo_end(void)
+{
+	int64		now = clock_second();
+
+	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+	shared->floor = Max(shared->floor, now);
+	LWLockRelease(shared->lock);
+}
+
+static void
+base36id_desc(StringInfo buf, XLogReaderState *record)
+{
+	uint8		info = XLogRecGetInfo(record) & ~XLR_INFO_MASK;
+	xl_base36id_reserve xlrec;
+
+	if (info != XLOG_BASE36ID_RESERVE)
+		return;
+	memcpy(&xlrec, XLogRecGetData(record), sizeof(xlrec));
+	appendStringInfo(buf, "second " INT64_FORMAT, xlrec.second);
+}
+
+static const char *
+base36id_identify(uint8 info)
+{
+	if ((info & ~XLR_INFO_MASK) == XLOG_BASE36ID_RESERVE)
+		return "RESERVE";
+	return NULL;
+}
+
+static RmgrData base36id_rmgr = {
+	.rm_name = IDGEN_RMGR_NAME,
+	.rm_redo = base36id_redo,
+	.rm_desc = base36id_desc,
+	.rm_identify = base36id_identify,
+	.rm_startup = NULL,
+	.rm_cleanup = base36id_redo_end,
+	.rm_mask = NULL,
+	.rm_decode = NULL,			/* nothing for logical decoding */
+};
+
+void
+base36id_gen_init(void)
+{
+	idgen_shmem_request("idgen_base36id", sizeof(base36id_shared), 1, shmem_init);
+	if (process_shared_preload_libraries_in_progress)
+		RegisterCustomRmgr(IDGEN_RMGR_ID, &base36id_rmgr);
+}

@@ -1,0 +1,54 @@
+/*
+ * LD_PRELOAD shim for 020_base36id_state_file_io.pl: fsync() of base36id's
+ * state file fails with EIO while the file $IDGEN_FSYNC_CTL.fail exists, and
+ * blocks while $IDGEN_FSYNC_CTL.stall exists (a slow disk).  Every other
+ * fsync() is the real one.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int			fsync(int fd);
+
+static int
+flag(const char *ctl, const char *suffix)
+{
+	char		path[4096];
+
+	snprintf(path, sizeof(path), "%s.%s", ctl, suffix);
+	return access(path, F_OK) == 0;
+}
+
+int
+fsync(int fd)
+{
+	static int	(*real_fsync) (int);
+	const char *ctl = getenv("IDGEN_FSYNC_CTL");
+	char		link[64];
+	char		target[4096];
+	ssize_t		n;
+
+	if (real_fsync == NULL)
+		real_fsync = (int (*) (int)) dlsym(RTLD_NEXT, "fsync");
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (ctl != NULL && n > 0)
+	{
+		target[n] = '\0';
+		if (strstr(target, "idgen_base36id.state") != NULL)
+		{
+			if (flag(ctl, "fail"))
+			{
+				errno = EIO;
+				return -1;
+			}
+			while (flag(ctl, "stall"))
+				usleep(10000);
+		}
+	}
+	return real_fsync(fd);
+}
