@@ -12,7 +12,8 @@ OBJS = src/idgen.o src/random.o src/shmem.o src/fixedid.o src/iuid.o src/base36i
 # AES for public ids, from the libcrypto PostgreSQL itself links
 SHLIB_LINK += -lcrypto
 
-DATA = $(wildcard sql/idgen--*.sql)
+# relative to the source directory, also in VPATH builds (pg_buildext builds in build-<version>/)
+DATA = $(patsubst $(srcdir)/%,%,$(wildcard $(srcdir)/sql/idgen--*.sql))
 
 # pg_regress inputs sql/<name>.sql, outputs expected/<name>.out
 REGRESS = setup iuid base36id distid publicid flaxid ranges partitions markings upgrade \
@@ -20,9 +21,17 @@ REGRESS = setup iuid base36id distid publicid flaxid ranges partitions markings 
 
 PG_CPPFLAGS = -I$(srcdir)/src
 
+# before the include: pgxs.mk reads EXTRA_CLEAN as it is included
+EXTRA_CLEAN = idgen.map
+
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+# a VPATH build writes objects into a tree of its own
+ifdef VPATH
+$(shell mkdir -p src/core)
+endif
 
 $(OBJS): $(wildcard $(srcdir)/src/*.h $(srcdir)/src/core/*.h)
 
@@ -39,5 +48,4 @@ idgen.map: $(OBJS)
 	  echo '  local: *; };'; } >$@
 SHLIB_LINK += -Wl,--version-script=idgen.map
 idgen$(DLSUFFIX): idgen.map
-EXTRA_CLEAN += idgen.map
 endif

@@ -26,6 +26,11 @@ PG_CONFIG=/usr/lib/postgresql/$IDGEN_PG_DEBIAN/bin/pg_config
 IDGEN_PACKAGES=(make gcc perl postgresql-$IDGEN_PG_DEBIAN postgresql-server-dev-$IDGEN_PG_DEBIAN
 	libssl-dev libipc-run-perl libcmocka-dev clang libclang-rt-14-dev libfaketime openssl
 	postgresql-15-plproxy)	# PL/Proxy for test/t/011_plproxy.pl: Debian packages it for 15 only
+# the client programs (test/clients) and the Debian package (debian/)
+IDGEN_PACKAGES+=(python3-psycopg libpostgresql-jdbc-java default-jdk-headless
+	build-essential debhelper dpkg-dev postgresql-server-dev-all)
+# Node.js from elsewhere (e.g. NodeSource) brings its own npm
+command -v npm >/dev/null || IDGEN_PACKAGES+=(nodejs npm)
 
 say() { printf 'idgen: %s\n' "$*" >&2; }
 

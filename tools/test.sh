@@ -3,10 +3,13 @@
 # core does not depend on PostgreSQL; then, for every PostgreSQL major in
 # IDGEN_PG_VERSIONS (default: all supported), the extension built with
 # -Werror, the unit tests (cmocka; src/random.c against the server's
-# headers), its exported symbols, pg_regress against a scratch cluster and
-# the TAP tests (PostgreSQL::Test::Cluster) and the benchmark harness at
-# tiny sizes.
-# Ends with one line "idgen: N passed, M failed".
+# headers), its exported symbols, pg_regress against a scratch cluster, the
+# TAP tests (PostgreSQL::Test::Cluster), the client programs
+# (test/clients/run.sh), the packaging (test/package/run.sh; a Debian
+# package only for the majors pg_buildext builds for: 15 on Debian 12) and
+# the benchmark harness at tiny sizes.
+# Ends with one line "idgen: N passed, M failed" (", K skipped" added when
+# something was skipped).
 #
 #   IDGEN_PG_VERSIONS=15 bash tools/test.sh      only against PostgreSQL 15
 #   IDGEN_SUITES="regress" bash tools/test.sh    only those suites (the build always)
@@ -16,10 +19,12 @@
 # $IDGEN_BUILD, the installed tree in $PG_BIN/$PGXS_DIR and its own scratch
 # space in $IDGEN_WORK (per major); it starts and stops any cluster it needs.
 source "$(dirname "$0")/lib.sh"
+source "$IDGEN_ROOT/test/clients/run.sh"
+source "$IDGEN_ROOT/test/package/run.sh"
 
 ONCE_SUITES=(fuzz)
 # unit: test_random builds src/random.c against the server's headers
-VERSION_SUITES=(unit symbols regress tap bench)
+VERSION_SUITES=(unit symbols regress tap clients package bench)
 
 # wanted SUITE: is it in IDGEN_SUITES (all when unset)?
 wanted() {
@@ -28,6 +33,7 @@ wanted() {
 
 PASSED=0
 FAILED=0
+SKIPPED=0
 FAILED_SUITES=()
 SUMMARY=()
 # the PostgreSQL major the running suite tests, as a prefix of its name
@@ -41,6 +47,26 @@ record() {
 	[ "$3" -eq 0 ] || FAILED_SUITES+=("$name")
 	SUMMARY+=("$name: $2 passed, $3 failed")
 	say "$name: $2 passed, $3 failed"
+}
+
+# record_log SUITE LOG EXIT: the last "NAME: N passed, M failed" line a
+# program wrote to LOG; a failure if it is missing or the program exited
+# non-zero without counting a failure.
+record_log() {
+	local line p f
+	line=$(grep -E "^[a-z-]+: [0-9]+ passed, [0-9]+ failed$" "$2" | tail -n 1 || true)
+	p=$(echo "$line" | sed -n 's/.*: \([0-9]*\) passed.*/\1/p')
+	f=$(echo "$line" | sed -n 's/.*, \([0-9]*\) failed$/\1/p')
+	p=${p:-0} f=${f:-0}
+	[ "$3" -eq 0 ] || [ "$f" -gt 0 ] || f=1
+	grep -v '^ok - ' "$2" || true
+	record "$1" "$p" "$f"
+}
+
+# skip SUITE N WHY
+skip() {
+	SKIPPED=$((SKIPPED + $2))
+	say "$1: $2 skipped: $3"
 }
 
 run_unit() {
@@ -148,13 +174,12 @@ run_version() {
 	done
 }
 
-run_regress() {
-	local out=$IDGEN_WORK/regress p f
+# regress_installcheck SUITE: pg_regress against the running cluster
+regress_installcheck() {
+	local out=$IDGEN_WORK/$1 p f
 	mkdir -p "$out"
-	idgen_cluster_start
 	if make -s -C "$IDGEN_BUILD" PG_CONFIG="$PG_CONFIG" installcheck \
 		EXTRA_REGRESS_OPTS="--outputdir=$out" >"$out/make.log" 2>&1; then :; fi
-	idgen_cluster_stop
 	cat "$out/make.log"
 	[ -f "$out/regression.diffs" ] && cat "$out/regression.diffs"
 	# pg_regress 15 prints "test name ... ok", 16 and later "ok 1 - name"
@@ -162,7 +187,13 @@ run_regress() {
 	f=$(grep -cE '^not ok [0-9]+ |\.\.\. FAILED|failed \(' "$out/make.log" || true)
 	[ "$p" -gt 0 ] || [ "$f" -gt 0 ] || f=1
 	[ "$f" -eq 0 ] || { echo "== server log"; tail -n 40 "$IDGEN_WORK/server.log"; }
-	record regress "$p" "$f"
+	record "$1" "$p" "$f"
+}
+
+run_regress() {
+	idgen_cluster_start
+	regress_installcheck regress
+	idgen_cluster_stop
 }
 
 idgen_deps
@@ -200,5 +231,5 @@ say "results:"
 printf '  %s\n' "${SUMMARY[@]}" >&2
 say "times: ${TIMES[*]}"
 [ ${#FAILED_SUITES[@]} -eq 0 ] || say "failing suites: ${FAILED_SUITES[*]}"
-echo "idgen: $PASSED passed, $FAILED failed"
+echo "idgen: $PASSED passed, $FAILED failed$([ "$SKIPPED" -eq 0 ] || echo ", $SKIPPED skipped")"
 [ "$FAILED" -eq 0 ]

@@ -1,0 +1,50 @@
+# test/clients/run.sh — sourced by tools/test.sh after tools/lib.sh.
+#
+# run_clients: the client programs (psycopg 3, node-postgres, pgjdbc) against a
+# scratch cluster of the private install tree ($PG_BIN) with idgen preloaded
+# and idgen.worker_id set, listening on a free loopback port (pgjdbc has no
+# Unix sockets); then the check that README quotes these programs.
+
+run_clients() {
+	local src=$IDGEN_BUILD/test/clients dir=$IDGEN_WORK/clients port rc try started=
+	mkdir -p "$dir"
+	# a port free a moment ago may be taken before the server binds it: retry
+	for try in 1 2 3; do
+		port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+		as_server rm -rf "$IDGEN_WORK/data"
+		if idgen_cluster_start "idgen.worker_id = 7" "listen_addresses = '127.0.0.1'" "port = $port"; then
+			started=1
+			break
+		fi
+	done
+	export PGPORT=$port
+	if [ -z "$started" ] || ! idgen_psql -c 'CREATE EXTENSION idgen'; then
+		record clients 0 1
+		return 0
+	fi
+
+	rc=0
+	/usr/bin/python3 "$src/python/test_psycopg.py" >"$dir/psycopg.log" 2>&1 || rc=$?
+	record_log clients-psycopg "$dir/psycopg.log" $rc
+
+	# node_modules stays in the scratch copy, npm's cache in the user's ~/.npm
+	rc=0
+	{ (cd "$src/node" && npm ci --no-audit --no-fund --loglevel=error) &&
+		node "$src/node/test_pg.js"; } >"$dir/node.log" 2>&1 || rc=$?
+	record_log clients-node-postgres "$dir/node.log" $rc
+
+	rc=0
+	{ javac -d "$dir/java" -cp /usr/share/java/postgresql.jar "$src/java/IdgenJdbc.java" &&
+		java -cp "/usr/share/java/postgresql.jar:$dir/java" IdgenJdbc \
+			"jdbc:postgresql://127.0.0.1:$port/$PGDATABASE?user=$PGUSER"; } >"$dir/jdbc.log" 2>&1 || rc=$?
+	record_log clients-jdbc "$dir/jdbc.log" $rc
+
+	idgen_cluster_stop
+	as_server rm -rf "$IDGEN_WORK/data"
+
+	rc=0
+	(cd "$IDGEN_BUILD" && /usr/bin/python3 test/clients/readme_check.py README.md \
+		test/clients/python/test_psycopg.py test/clients/node/test_pg.js \
+		test/clients/java/IdgenJdbc.java) >"$dir/readme.log" 2>&1 || rc=$?
+	record_log clients-readme "$dir/readme.log" $rc
+}
