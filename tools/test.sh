@@ -98,7 +98,13 @@ run_tap() {
 	cp -r "$IDGEN_BUILD/test/t" "$dir/"
 	[ "$(id -u)" -eq 0 ] && chown -R "$SERVER_USER" "$dir"
 	log=$dir/prove.log
+	# TESTDIR places tmp_check up to 15; from 16 on TESTDATADIR and TESTLOGDIR
+	# do, and without them the node directories are relative to the test
+	# directory, which paths handed to a server (archive and restore commands,
+	# a preloaded library, files it reads) must not be: it runs in its data
+	# directory.  Absolute, as PGXS's prove_installcheck sets them.
 	(cd "$dir" && as_server env PATH="$PG_BIN:$PATH" TESTDIR="$dir" \
+		TESTDATADIR="$dir/tmp_check" TESTLOGDIR="$dir/tmp_check/log" \
 		PG_REGRESS="$PGXS_DIR/src/test/regress/pg_regress" \
 		prove -I "$PGXS_DIR/src/test/perl" t/*.pl) >"$log" 2>&1 || true
 	cat "$log"
@@ -107,8 +113,7 @@ run_tap() {
 	f=$(sed -n 's/^Failed [0-9]*\/\([0-9]*\) subtests.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
 	if ! grep -q '^Result: PASS' "$log"; then
 		[ "$f" -gt 0 ] || f=1
-		# the logs are in tmp_check/log up to 15, in log from 16 on
-		for t in "$dir"/tmp_check/log/regress_log_* "$dir"/log/regress_log_*; do
+		for t in "$dir"/tmp_check/log/regress_log_*; do
 			[ -f "$t" ] && { echo "== $t"; tail -n 60 "$t"; }
 		done
 	fi

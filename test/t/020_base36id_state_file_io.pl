@@ -18,6 +18,7 @@
 use strict;
 use warnings;
 
+use File::Spec;
 use FindBin;
 use lib $FindBin::RealBin;
 use IdgenTest;
@@ -27,8 +28,9 @@ use Time::HiRes qw(time);
 
 # fsync = on: the test framework turns it off, and pg_fsync() then does nothing
 my $node = init_idgen_node('base36id_state_io', 'idgen.worker_id = 3', 'fsync = on');
-my $ctl = $node->basedir . '/fsync';
-my $shim = $node->basedir . '/fault_fsync.so';
+# absolute: the server runs in its data directory
+my $ctl = File::Spec->rel2abs($node->basedir . '/fsync');
+my $shim = File::Spec->rel2abs($node->basedir . '/fault_fsync.so');
 system('cc', '-shared', '-fPIC', '-o', $shim, "$FindBin::RealBin/fault_fsync.c", '-ldl') == 0
   or die "could not build $shim";
 {

@@ -20,6 +20,7 @@ use strict;
 use warnings;
 
 use Exporter 'import';
+use File::Spec;
 use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
@@ -517,7 +518,8 @@ sub with_faketime
 {
 	my ($file, $code) = @_;
 	local $ENV{LD_PRELOAD} = faketime_lib();
-	local $ENV{FAKETIME_TIMESTAMP_FILE} = $file;
+	# absolute: the server reads it from its data directory
+	local $ENV{FAKETIME_TIMESTAMP_FILE} = File::Spec->rel2abs($file);
 	local $ENV{FAKETIME_NO_CACHE} = '1';
 	local $ENV{FAKETIME_DONT_FAKE_MONOTONIC} = '1';
 	$code->();
