@@ -31,7 +31,7 @@ idgen_psql -c "CREATE EXTENSION idgen"
 
 # mode SQL TRANSACTIONS: prints one markdown row per key type
 measure() {
-	local mode=$1 sql=$2 tx=$3 script=$IDGEN_WORK/$1.sql round k name def tps base
+	local mode=$1 sql=$2 tx=$3 script=$IDGEN_WORK/$1.sql round k name def tps
 	declare -A runs=()
 	echo "$sql" >"$script"
 	for round in $(seq 1 "$ROUNDS"); do
@@ -47,7 +47,7 @@ measure() {
 	done
 	for k in "${KEYS[@]}"; do
 		name=${k%%|*}
-		printf '%s\n' ${runs[$name]} | sort -n | awk -v n="$name" -v mode="$mode" -v base="${base:-}" '
+		printf '%s\n' ${runs[$name]} | sort -n | awk -v n="$name" -v mode="$mode" '
 			{ v[NR] = $1 }
 			END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
 				  printf "%s %s %.0f %.0f %.0f\n", mode, n, m, v[1], v[NR] }' >>"$IDGEN_WORK/medians"
