@@ -16,7 +16,12 @@ static const idgen_time_span flaxid_span = {
 	.last = "2049-11-03 19:53:47.775 UTC",
 };
 
-/* 32-bit increments in 55 free bits: over eight million ids per millisecond */
+/*
+ * 12 bits of sub-millisecond clock, then 44 random bits; 32-bit increments
+ * within one 1/4096 ms step leave room for about four thousand ids on average
+ * (from a fresh field in the last step) before the
+ * next millisecond is borrowed.
+ */
 static const idg_mono_cfg flaxid_mono_cfg = {
 	.rand_bits = FLAXID_RAND_BITS,
 	.frac_bits = IDGEN_FRAC_BITS,

@@ -18,7 +18,12 @@ static const idgen_time_span iuid_span = {
 	.last = "10889-08-02 05:31:50.655 UTC",
 };
 
-/* 32-bit increments leave room for over two million ids per millisecond */
+/*
+ * 12 bits of sub-millisecond clock, then 42 random bits; 32-bit increments
+ * within one 1/4096 ms step leave room for about a thousand ids on average
+ * (from a fresh field in the last step) before the
+ * next millisecond is borrowed.
+ */
 static const idg_mono_cfg iuid_mono_cfg = {
 	.rand_bits = IUID_RAND_BITS,
 	.frac_bits = IDGEN_FRAC_BITS,
