@@ -103,8 +103,9 @@ idgen_pg_select() {
 	if [ "$PG_MAJOR" = "$IDGEN_PG_DEBIAN" ]; then
 		PG_CONFIG=/usr/lib/postgresql/$PG_MAJOR/bin/pg_config
 	else
-		idgen_deps "${IDGEN_PG_BUILD_PACKAGES[@]}"
-		idgen_pg_build "$PG_MAJOR"
+		# explicit returns: callers test this function, which turns off set -e inside it
+		idgen_deps "${IDGEN_PG_BUILD_PACKAGES[@]}" || return 1
+		idgen_pg_build "$PG_MAJOR" || return 1
 		PG_CONFIG=$IDGEN_PG_CACHE/$PG_MAJOR/bin/pg_config
 	fi
 	IDGEN_WORK=$IDGEN_TOP/pg$PG_MAJOR

@@ -3,22 +3,35 @@
 #
 #   bash tools/pgbuild.sh 17 18       build (or reuse) those majors
 #
-# Debian 12 ships only PostgreSQL 15.  Debian's archive also serves the source
-# packages of newer majors (postgresql-17 in trixie, postgresql-18 in sid);
-# this fetches them with `apt-get source` through a private sources list that
-# has only deb-src entries, so the system's sources and package lists are
-# never touched and no binary package of another release can be installed.
-# Each major is built with TAP support and installed, with the contrib
-# modules the tests and benchmarks use, into
+# Debian 12 ships only PostgreSQL 15.  Debian's archive also carries the
+# newer majors' sources (postgresql-17 in trixie, postgresql-18 in forky and
+# sid).  The upstream release tarball of a major (Debian's .orig.tar.bz2,
+# which is PostgreSQL's own release, unpatched) is fetched from the mirror
+# this machine's apt sources already use, checked against a SHA-256, and
+# built with TAP support and the contrib modules the tests use into
 #
 #   ${IDGEN_PG_CACHE:-/var/cache/idgen-pg}/<major>
 #
 # outside the checkout.  A stamp file written after a successful install
 # makes later runs reuse the build.  Sourced by tools/lib.sh (which calls
 # idgen_pg_build); also runnable on its own.
+#
+# Which tarball: first every version Debian's signed Sources index names for
+# the major (its checksum from the index), newest first; then the pinned
+# releases below (checksums taken from their .dsc).  An index can name a
+# version before the mirror serves its files, and a tarball leaves the pool
+# some time after a newer one replaces it: the pins keep a build possible in
+# between.  A tarball whose checksum differs is refused.
 
-# Debian source package and the suite that carries it, per major
-declare -A IDGEN_PG_SUITE=([17]=trixie [18]=sid)
+# suites of Debian's archive whose Sources index carries the major
+declare -A IDGEN_PG_SUITE=([17]="trixie" [18]="forky sid")
+# Pinned releases, newest first per major: "MAJOR VERSION SHA256" of
+# postgresql-MAJOR_VERSION.orig.tar.bz2 as Debian's .dsc lists it.
+IDGEN_PG_PINNED=(
+	"17 17.11 dd27f2b3c59e73ed14aa3324901242bf69a032a6347805f274e6260322d42979"	# 17.11-0+deb13u1
+	"17 17.10 078a03516dcdbdb705fecaf415ea3d13a956c589e46f09fed68a06fb00598c90"	# 17.10-0+deb13u1
+	"18 18.6 555610c24d53e4316da5b7d3fc25c279d96856d5e0e23ee308c328c5fa881d9f"	# 18.6-3
+)
 if [ "$(id -u)" -eq 0 ]; then
 	IDGEN_PG_CACHE=${IDGEN_PG_CACHE:-/var/cache/idgen-pg}
 else
@@ -27,39 +40,122 @@ fi
 # contrib modules installed next to the server
 IDGEN_PG_CONTRIB=(pgstattuple amcheck pageinspect pgcrypto pg_stat_statements)
 # what building a server from source needs, on top of tools/lib.sh's list
-IDGEN_PG_BUILD_PACKAGES=(dpkg-dev bison flex libreadline-dev zlib1g-dev libssl-dev
-	libipc-run-perl)
+IDGEN_PG_BUILD_PACKAGES=(bison flex zlib1g-dev libssl-dev libipc-run-perl bzip2)
+# the apt sources the mirror is read from (a test points this elsewhere)
+IDGEN_APT_SOURCES=${IDGEN_APT_SOURCES:-/etc/apt/sources.list /etc/apt/sources.list.d/*.sources /etc/apt/sources.list.d/*.list}
 
-# The mirror this machine already uses for Debian (first URI of the system's
-# deb822 sources or sources.list), so the private list goes to the same place.
+# idgen_pg_mirror: the Debian archive this machine's apt sources use, as
+# "URI|Signed-By|Trusted" (the last two may be empty).  The first
+# entry whose URI ends in /debian (not debian-security, not another vendor's
+# archive) wins.  Nothing when there is none.
 idgen_pg_mirror() {
-	local uri
-	uri=$(grep -hsE '^URIs:.*/debian/?$' /etc/apt/sources.list.d/*.sources | head -n 1 | awk '{print $2}')
-	[ -n "$uri" ] || uri=$(grep -hsE '^deb +[^ ]+/debian/? ' /etc/apt/sources.list | head -n 1 | awk '{print $2}')
-	echo "${uri:-http://deb.debian.org/debian}"
+	local f
+	# shellcheck disable=SC2086	# a list of paths and globs
+	for f in $IDGEN_APT_SOURCES; do
+		[ -f "$f" ] || continue
+		case $f in
+		*.sources)
+			# deb822 stanzas: one record per paragraph
+			awk -v RS= -F'\n' '{
+				uri = signed = trusted = ""
+				for (i = 1; i <= NF; i++) {
+					if ($i ~ /^URIs:/) { sub(/^URIs:[ \t]*/, "", $i); split($i, u, /[ \t]+/); uri = u[1] }
+					if ($i ~ /^Signed-By:/) { sub(/^Signed-By:[ \t]*/, "", $i); signed = $i }
+					if ($i ~ /^Trusted:/) { sub(/^Trusted:[ \t]*/, "", $i); trusted = $i }
+				}
+				if (uri ~ /\/debian\/?$/) { sub(/\/$/, "", uri); printf "%s|%s|%s\n", uri, signed, trusted }
+			}' "$f"
+			;;
+		*)
+			# one-line form: deb [options] URI suite components
+			awk '$1 == "deb" || $1 == "deb-src" {
+				signed = trusted = ""; i = 2
+				if ($2 ~ /^\[/) {
+					for (; i <= NF; i++) {
+						if ($i ~ /signed-by=/) { s = $i; sub(/.*signed-by=/, "", s); sub(/\]$/, "", s); signed = s }
+						if ($i ~ /trusted=yes/) trusted = "yes"
+						if ($i ~ /\]$/) { i++; break }
+					}
+				}
+				uri = $i
+				if (uri ~ /\/debian\/?$/) { sub(/\/$/, "", uri); printf "%s|%s|%s\n", uri, signed, trusted }
+			}' "$f"
+			;;
+		esac
+	done | head -n 1
 }
 
-# idgen_pg_fetch MAJOR DIR: unpack the Debian source of postgresql-MAJOR in DIR
+# idgen_pg_fetch MAJOR DIR: the upstream source of PostgreSQL MAJOR unpacked
+# in DIR/postgresql-VERSION; says on one line what it tried when it fails.
 idgen_pg_fetch() {
-	local major=$1 dir=$2 suite=${IDGEN_PG_SUITE[$1]} apt=$2/apt
+	local major=$1 dir=$2 apt=$2/apt mirror uri signed trusted opts cands=() tried=() seen=() c v sum pool file
+	mirror=$(idgen_pg_mirror)
+	if [ -z "$mirror" ]; then
+		echo "idgen: PostgreSQL $major: no Debian archive in this machine's apt sources ($IDGEN_APT_SOURCES); add one (a 'deb' entry for .../debian) to fetch the server's source" >&2
+		return 1
+	fi
+	IFS='|' read -r uri signed trusted <<<"$mirror"
 	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial"
-	cat >"$apt/src.sources" <<-EOF
-		Types: deb-src
-		URIs: $(idgen_pg_mirror)
-		Suites: $suite
-		Components: main
-		Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-	EOF
-	local opts=(-o "Dir::Etc::sourcelist=$apt/src.sources" -o Dir::Etc::sourceparts=-
+	{
+		echo "Types: deb-src"
+		echo "URIs: $uri"
+		echo "Suites: ${IDGEN_PG_SUITE[$major]}"
+		echo "Components: main"
+		[ -n "$signed" ] && echo "Signed-By: $signed"
+		[ -n "$trusted" ] && echo "Trusted: $trusted"
+	} >"$apt/src.sources"
+	opts=(-o "Dir::Etc::sourcelist=$apt/src.sources" -o Dir::Etc::sourceparts=-
 		-o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache"
-		-o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache=
-		-o APT::Sandbox::User=root)
-	apt-get "${opts[@]}" -qq update
-	# upstream's source as released: Debian's patches move directories and
-	# sockets to Debian's places, which a private tree must not have
-	(cd "$dir" && apt-get "${opts[@]}" -qq --download-only source "postgresql-$major/$suite" &&
-		dpkg-source --skip-patches -x postgresql-"$major"_*.dsc) >"$dir/fetch.log" 2>&1 ||
-		{ cat "$dir/fetch.log" >&2; return 1; }
+		-o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache= -o APT::Sandbox::User=root)
+	# The signed index's versions with their tarball checksums, newest first.
+	# An index that cannot be had leaves only the pins.
+	if apt-get "${opts[@]}" -qq update >"$dir/fetch.log" 2>&1; then
+		while read -r v sum; do
+			cands+=("$v $sum")
+		done < <(apt-cache "${opts[@]}" showsrc "postgresql-$major" 2>>"$dir/fetch.log" | awk -v major="$major" '
+			/^Package: / { pkg = $2 }
+			/^Checksums-Sha256:/ { in_sums = 1; next }
+			/^[^ ]/ { in_sums = 0 }
+			in_sums && pkg == "postgresql-" major && $3 ~ /\.orig\.tar\.(bz2|gz|xz)$/ {
+				v = $3; sub("^postgresql-" major "_", "", v); sub(/\.orig\.tar\..*$/, "", v)
+				print v, $1
+			}' | sort -u -k1,1 | sort -V -r -k1,1)
+	else
+		tried+=("Sources index of ${IDGEN_PG_SUITE[$major]} (apt-get update failed: $(grep -m1 -E '^(E|Err)' "$dir/fetch.log" | cut -c1-120))")
+	fi
+	for c in "${IDGEN_PG_PINNED[@]}"; do
+		set -- $c
+		[ "$1" = "$major" ] && cands+=("$2 $3")
+	done
+	pool=$uri/pool/main/p/postgresql-$major
+	for c in "${cands[@]}"; do
+		read -r v sum <<<"$c"
+		# a version both in the index and pinned is tried once, with the index's sum
+		[[ " ${seen[*]-} " == *" $v "* ]] && continue
+		seen+=("$v")
+		file=postgresql-${major}_$v.orig.tar.bz2
+		rm -f "$dir/$file"
+		if ! /usr/lib/apt/apt-helper -o APT::Sandbox::User=root download-file "$pool/$file" "$dir/$file" \
+			>>"$dir/fetch.log" 2>&1; then
+			tried+=("$v: not served;")
+			continue
+		fi
+		if [ "$(sha256sum <"$dir/$file" | cut -d' ' -f1)" != "$sum" ]; then
+			tried+=("$v: checksum differs;")
+			rm -f "$dir/$file"
+			continue
+		fi
+		if ! tar -C "$dir" -xjf "$dir/$file" >>"$dir/fetch.log" 2>&1 || [ ! -d "$dir/postgresql-$v" ]; then
+			tried+=("$v: does not unpack;")
+			rm -rf "$dir/$file" "$dir/postgresql-$v"
+			continue
+		fi
+		rm -f "$dir/$file"
+		echo "idgen: PostgreSQL $major: source $file (sha256 $sum) from $pool${tried[*]:+ (passed over: ${tried[*]})}" >&2
+		return 0
+	done
+	echo "idgen: PostgreSQL $major: no source could be had from $pool; tried ${tried[*]:-nothing (no version known)}" >&2
+	return 1
 }
 
 # idgen_pg_build MAJOR: the cached server of MAJOR, built if missing.
@@ -81,20 +177,24 @@ idgen_pg_build() {
 idgen_pg_build_locked() {
 	local major=$1 prefix=$IDGEN_PG_CACHE/$1 src log t0 c
 	t0=$(date +%s)
-	echo "idgen: building PostgreSQL $major from Debian's source package into $prefix (a few minutes, once)" >&2
+	echo "idgen: building PostgreSQL $major from its release source into $prefix (a few minutes, once)" >&2
 	rm -rf "$prefix" "$IDGEN_PG_CACHE/src-$major"
 	src=$IDGEN_PG_CACHE/src-$major
 	mkdir -p "$src"
 	idgen_pg_fetch "$major" "$src" || return 1
-	src=$(find "$src" -mindepth 1 -maxdepth 1 -type d -name "postgresql-$major-*" | head -n 1)
+	rm -rf "$src/apt"
+	src=$(find "$src" -mindepth 1 -maxdepth 1 -type d -name "postgresql-$major.*" | head -n 1)
 	[ -n "$src" ] || { echo "idgen: no unpacked source for PostgreSQL $major" >&2; return 1; }
 	log=$IDGEN_PG_CACHE/build-$major.log
+	# Only what the tests use: no readline (psql runs scripts), no ICU, no
+	# documentation; the contrib modules the tests load.
 	(
 		cd "$src" &&
-			./configure --prefix="$prefix" --enable-tap-tests --with-openssl --without-icu &&
-			make -j2 &&
+			./configure --prefix="$prefix" --enable-tap-tests --with-openssl --without-icu \
+				--without-readline &&
+			make -j"$(nproc)" &&
 			make install &&
-			for c in "${IDGEN_PG_CONTRIB[@]}"; do make -C "contrib/$c" install || exit 1; done &&
+			for c in "${IDGEN_PG_CONTRIB[@]}"; do make -C "contrib/$c" -j"$(nproc)" install || exit 1; done &&
 			make clean	# keep the source (core's code is a reference), not 200 MB of objects
 	) >"$log" 2>&1 || { tail -n 60 "$log" >&2; echo "idgen: building PostgreSQL $major failed, log in $log" >&2; return 1; }
 	# the servers run as an unprivileged user and read the tree

@@ -1,0 +1,149 @@
+# test/pgbuild/run.sh — sourced by tools/test.sh after tools/lib.sh.
+#
+# run_pgbuild: the choice of a server source in tools/pgbuild.sh
+# (idgen_pg_fetch), against a local file: mirror laid out like Debian's
+# archive: a Sources index naming one version, a pool holding some tarballs,
+# pins of our own.  Each case checks which version was unpacked, or that the
+# fetch failed and said so on one line.  The tarballs are small stand-ins
+# made here; their checksums come from sha256sum, not from the code tested.
+
+# pgbuild_mirror DIR VERSION [SHA256]: DIR/debian with a trixie Sources index
+# that names postgresql-17 VERSION (its tarball checksum SHA256, or that of
+# the tarball in the pool) and an unsigned Release over it
+pgbuild_mirror() {
+	local top=$1/debian v=$2 sum=${3:-} idx
+	rm -rf "$top/dists"
+	idx=$top/dists/trixie/main/source
+	mkdir -p "$idx" "$top/pool/main/p/postgresql-17"
+	[ -n "$sum" ] || sum=$(sha256sum <"$top/pool/main/p/postgresql-17/postgresql-17_$v.orig.tar.bz2" | cut -d' ' -f1)
+	cat >"$idx/Sources" <<-EOS
+		Package: postgresql-17
+		Binary: postgresql-17
+		Version: $v-1
+		Maintainer: nobody <nobody@localhost>
+		Architecture: any
+		Format: 3.0 (quilt)
+		Directory: pool/main/p/postgresql-17
+		Checksums-Sha256:
+		 $sum 1 postgresql-17_$v.orig.tar.bz2
+		 0000000000000000000000000000000000000000000000000000000000000000 1 postgresql-17_$v-1.debian.tar.xz
+
+	EOS
+	{
+		echo "Origin: idgen-test"
+		echo "Suite: trixie"
+		echo "Codename: trixie"
+		echo "Date: $(LC_ALL=C date -u -R)"
+		echo "Components: main"
+		echo "SHA256:"
+		printf ' %s %s main/source/Sources\n' "$(sha256sum <"$idx/Sources" | cut -d' ' -f1)" "$(stat -c %s "$idx/Sources")"
+	} >"$top/dists/trixie/Release"
+}
+
+# pgbuild_tarball DIR VERSION: a stand-in release tarball in the pool; prints its sha256
+pgbuild_tarball() {
+	local pool=$1/debian/pool/main/p/postgresql-17 t
+	t=$(mktemp -d "$1/t.XXXXXX")
+	mkdir -p "$pool" "$t/postgresql-$2"
+	echo "PostgreSQL $2 stand-in" >"$t/postgresql-$2/README"
+	tar -C "$t" -cjf "$pool/postgresql-17_$2.orig.tar.bz2" "postgresql-$2"
+	rm -rf "$t"
+	sha256sum <"$pool/postgresql-17_$2.orig.tar.bz2" | cut -d' ' -f1
+}
+
+# pgbuild_case NAME EXPECT: run idgen_pg_fetch 17 in a fresh directory with
+# the current pins and sources; EXPECT is the version that must be unpacked,
+# or "fail:TEXT" for a failure whose one line says TEXT
+pgbuild_case() {
+	local name=$1 expect=$2 out rc=0 got
+	out=$PGB/out-$((++PGB_N))
+	mkdir -p "$out"
+	(idgen_pg_fetch 17 "$out") >"$out.log" 2>&1 || rc=$?
+	got=$(find "$out" -mindepth 1 -maxdepth 1 -type d -name 'postgresql-*' -printf '%f\n' | sed 's/^postgresql-//')
+	case $expect in
+	fail:*)
+		if [ "$rc" -ne 0 ] && [ -z "$got" ] && [ "$(grep -c '^idgen: PostgreSQL 17: ' "$out.log")" -eq 1 ] &&
+			grep -q "^idgen: PostgreSQL 17: .*${expect#fail:}" "$out.log"; then
+			echo "ok - $name"; PGB_P=$((PGB_P + 1))
+		else
+			echo "not ok - $name: exit $rc, unpacked '${got}', wanted a failure saying '${expect#fail:}'"
+			sed 's/^/#   /' "$out.log"; PGB_F=$((PGB_F + 1))
+		fi
+		;;
+	*)
+		if [ "$rc" -eq 0 ] && [ "$got" = "$expect" ] && [ -f "$out/postgresql-$expect/README" ]; then
+			echo "ok - $name"; PGB_P=$((PGB_P + 1))
+		else
+			echo "not ok - $name: exit $rc, unpacked '${got}', wanted $expect"
+			sed 's/^/#   /' "$out.log"; PGB_F=$((PGB_F + 1))
+		fi
+		;;
+	esac
+}
+
+pgbuild_cases() {
+	local good old bad
+	PGB=$IDGEN_WORK/pgbuild PGB_N=0 PGB_P=0 PGB_F=0
+	rm -rf "$PGB"
+	mkdir -p "$PGB/etc"
+	# the "system" apt sources: the local mirror, trusted as a test repository is
+	cat >"$PGB/etc/test.sources" <<-EOS
+		Types: deb
+		URIs: file:$PGB/debian
+		Suites: bookworm
+		Components: main
+		Trusted: yes
+	EOS
+	local IDGEN_APT_SOURCES=$PGB/etc/test.sources
+	local IDGEN_PG_PINNED
+
+	old=$(pgbuild_tarball "$PGB" 17.8)
+	good=$(pgbuild_tarball "$PGB" 17.9)
+
+	# the index names 17.10, whose files the mirror does not serve (as it
+	# happened): the newest pin that is served and matches is taken
+	pgbuild_mirror "$PGB" 17.10 "$(printf '%064d' 1)"
+	IDGEN_PG_PINNED=("17 17.9 $good" "17 17.8 $old" "18 18.1 $good")
+	pgbuild_case "index version not served: newest good pin" 17.9
+
+	# the pool has 17.9 only with other content than its pin: refused, the older pin is taken
+	bad=$(printf '%s' "$good" | tr 0-9a-f 1-9a-f0)
+	IDGEN_PG_PINNED=("17 17.9 $bad" "17 17.8 $old")
+	pgbuild_case "pinned tarball with another checksum is refused" 17.8
+
+	# no pin matches what is served: a one-line failure that names what was tried
+	IDGEN_PG_PINNED=("17 17.9 $bad" "17 17.7 $old")
+	pgbuild_case "no good source: one line naming each version" "fail:tried .*17.10: not served.*17.9: checksum differs.*17.7: not served"
+
+	# the index names a version the pool serves with its checksum: taken before any pin
+	pgbuild_tarball "$PGB" 17.10 >/dev/null
+	pgbuild_mirror "$PGB" 17.10
+	IDGEN_PG_PINNED=("17 17.9 $good")
+	pgbuild_case "index version served and matching" 17.10
+
+	# the index's own checksum does not match what the pool serves: refused
+	pgbuild_mirror "$PGB" 17.10 "$bad"
+	pgbuild_case "index version with another checksum is refused" 17.9
+
+	# a pin of another major is never taken for this one
+	IDGEN_PG_PINNED=("18 17.9 $good")
+	pgbuild_case "pins of another major are ignored" "fail:17.10: checksum differs"
+
+	# no Debian archive among the apt sources: said, nothing fetched
+	printf 'Types: deb\nURIs: file:%s/elsewhere\nSuites: x\nComponents: main\n' "$PGB" >"$PGB/etc/test.sources"
+	IDGEN_PG_PINNED=("17 17.9 $good")
+	pgbuild_case "no Debian archive configured" "fail:no Debian archive in this machine's apt sources"
+
+	# the mirror is read from the system's sources, nowhere else
+	[ -z "$(grep -nE 'https?://[a-z0-9.-]+\.(org|net|com)' "$IDGEN_ROOT/tools/pgbuild.sh" | grep -v '^[0-9]*:#')" ] &&
+		{ echo "ok - no mirror host written in tools/pgbuild.sh"; PGB_P=$((PGB_P + 1)); } ||
+		{ echo "not ok - tools/pgbuild.sh names a host"; PGB_F=$((PGB_F + 1)); }
+	echo "pgbuild: $PGB_P passed, $PGB_F failed"
+}
+
+run_pgbuild() {
+	local log=$IDGEN_WORK/pgbuild.log
+	pgbuild_cases >"$log" 2>&1 || true
+	record_log pgbuild "$log" 0
+	rm -rf "$IDGEN_WORK/pgbuild"
+}
