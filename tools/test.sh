@@ -202,8 +202,10 @@ run_regress() {
 	idgen_cluster_stop
 }
 
+T0=$(date +%s)
 idgen_deps
 idgen_workdir
+TIMES=("packages: $(($(date +%s) - T0)) s")
 T0=$(date +%s)
 for v in $IDGEN_PG_VERSIONS; do
 	case " $IDGEN_PG_SUPPORTED " in
@@ -219,7 +221,7 @@ for suite in "${ONCE_SUITES[@]}"; do
 	wanted "$suite" || continue
 	"run_$suite"
 done
-TIMES=("core: $(($(date +%s) - T0)) s")
+TIMES+=("core: $(($(date +%s) - T0)) s")
 
 for v in $IDGEN_PG_VERSIONS; do
 	t0=$(date +%s)
@@ -236,8 +238,10 @@ for v in $IDGEN_PG_VERSIONS; do
 		continue
 	fi
 	SUITE_PREFIX=pg$v/
+	t1=$(date +%s)
 	run_version
-	TIMES+=("pg$v: $(($(date +%s) - t0)) s")
+	# the server's own build (or its reuse from the cache), then the suites
+	TIMES+=("pg$v: $((t1 - t0)) s server + $(($(date +%s) - t1)) s suites")
 done
 
 say "results:"
