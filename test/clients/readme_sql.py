@@ -61,6 +61,7 @@ def statements(block):
 def main(page, psql):
     with open(page, encoding="utf-8") as f:
         stmts = [s for block in FENCE.findall(f.read()) for s in statements(block)]
+    name = os.path.basename(page)
     script = ["CREATE EXTENSION idgen;"]
     for k, (text, _) in enumerate(stmts):
         script += [f"\\echo {MARK}{k}", text]
@@ -88,12 +89,12 @@ def main(page, psql):
         first = " ".join(text.split())[:70]
         # a statement ran if psql went on to the next one, or ended well
         ran = k < last or (k == last and run.returncode == 0)
-        check(f"{page} statement runs: {first}", ran,
+        check(f"{name} statement runs: {first}", ran,
               run.stderr.strip() if k == last else "not reached")
         if ran and expected is not None:
             got = results.get(k, [])
-            check(f"{page} {first} gives {expected}", got == [expected], f"got {got}")
-    check(f"psql ran every statement of {page}", run.returncode == 0 and last == len(stmts) - 1,
+            check(f"{name} {first} gives {expected}", got == [expected], f"got {got}")
+    check(f"psql ran every statement of {name}", run.returncode == 0 and last == len(stmts) - 1,
           run.stderr.strip())
     print(f"readme-sql: {passed} passed, {failed} failed")
     return 1 if failed or not passed else 0
