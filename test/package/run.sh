@@ -170,11 +170,20 @@ package_install_test() {
 # machine (the null virtualisation server: the test's dependencies are
 # installed here, the package is the one just installed)
 package_autopkgtest() {
-	local deb=$1 dir=$2 rc=0 src=$dir/autopkgtest-src out=$dir/autopkgtest-out p f
-	rm -rf "$src" "$out"
+	local deb=$1 dir=$2 rc src=$dir/autopkgtest-src out=$dir/autopkgtest-out p f try
+	rm -rf "$src"
 	idgen_copy_tree "$src"
-	autopkgtest --no-built-binaries --output-dir="$out" "$deb" "$src" -- null \
-		>"$dir/autopkgtest.log" 2>&1 || rc=$?
+	# the runner refuses to prepare the testbed while another dpkg run on this
+	# machine is half done (/var/lib/dpkg/updates): wait and try again
+	for try in 1 2 3 4 5; do
+		rc=0
+		rm -rf "$out"
+		autopkgtest --no-built-binaries --output-dir="$out" "$deb" "$src" -- null \
+			>"$dir/autopkgtest.log" 2>&1 || rc=$?
+		grep -qE 'dpkg/updates contains some files|Could not get lock' "$dir/autopkgtest.log" || break
+		say "autopkgtest: dpkg is busy on this machine, trying again (try $try)"
+		sleep 30
+	done
 	# the summary has one line per test of debian/tests/control:
 	# "NAME PASS|FAIL|SKIP ..."; every one must pass
 	p=$(grep -cE '^[a-z0-9-]+ +PASS' "$out/summary" 2>/dev/null || true)
