@@ -35,6 +35,15 @@ endif
 
 $(OBJS): $(wildcard $(srcdir)/src/*.h $(srcdir)/src/core/*.h)
 
+# `make dist`: the PGXN zip of the committed tree (git archive of HEAD), named
+# and rooted NAME-VERSION/ as in META.json; DISTDIR chooses where it goes
+DIST_VERSION = $(shell sed -n 's/^   "version": "\(.*\)",$$/\1/p' $(srcdir)/META.json)
+DISTDIR ?= .
+.PHONY: dist
+dist:
+	git -C $(srcdir) archive --format=zip --prefix=$(EXTENSION)-$(DIST_VERSION)/ \
+		-o $(abspath $(DISTDIR))/$(EXTENSION)-$(DIST_VERSION).zip HEAD
+
 # Export only what PostgreSQL looks up in the module: _PG_init, the magic
 # block and the SQL-callable functions (each has a pg_finfo_ record).
 # PostgreSQL 15 loads modules with RTLD_GLOBAL and, unlike 16 and later,

@@ -298,3 +298,13 @@ $$;
 -- base36id_generate() WAL-logs the high-water second and refuses during
 -- recovery (a standby's ids would repeat its primary's).
 COMMENT ON FUNCTION base36id_generate() IS 'new base36id from the server-wide counter of worker idgen.worker_id; waits when 1296 ids were used in a second; WAL-logs each second before its first id, so promoted standbys and restored backups do not reissue ids; refused during recovery';
+
+-- public ids of iuids: iuid -> uuid is an assignment cast, which function
+-- calls do not apply, so public_id(iuid) needs overloads of its own (the
+-- same C functions: an iuid's bytes are a uuid's)
+CREATE FUNCTION public_id(id iuid, key bytea) RETURNS uuid
+	AS 'MODULE_PATHNAME', 'public_id_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION public_id(id iuid) RETURNS uuid
+	AS 'MODULE_PATHNAME', 'public_id_uuid' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION public_id(iuid, bytea) IS 'public id of an iuid (the same as of its uuid): AES with the given key, as a uuid';
+COMMENT ON FUNCTION public_id(iuid) IS 'public id of an iuid (the same as of its uuid) with the active key of idgen.public_id_key_file';

@@ -625,6 +625,9 @@ CREATE FUNCTION public_id(id distid, key bytea) RETURNS uuid
 	AS 'MODULE_PATHNAME', 'public_id_distid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION public_id(id uuid, key bytea) RETURNS uuid
 	AS 'MODULE_PATHNAME', 'public_id_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+-- iuid -> uuid is an assignment cast, which function calls do not apply
+CREATE FUNCTION public_id(id iuid, key bytea) RETURNS uuid
+	AS 'MODULE_PATHNAME', 'public_id_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION public_id_to_bigint(public_id uuid, key bytea) RETURNS bigint
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION public_id_to_distid(public_id uuid, key bytea) RETURNS distid
@@ -637,6 +640,8 @@ CREATE FUNCTION public_id(id bigint) RETURNS uuid
 CREATE FUNCTION public_id(id distid) RETURNS uuid
 	AS 'MODULE_PATHNAME', 'public_id_distid' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION public_id(id uuid) RETURNS uuid
+	AS 'MODULE_PATHNAME', 'public_id_uuid' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION public_id(id iuid) RETURNS uuid
 	AS 'MODULE_PATHNAME', 'public_id_uuid' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION public_id_to_bigint(public_id uuid) RETURNS bigint
 	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
@@ -654,12 +659,14 @@ GRANT EXECUTE ON FUNCTION public_id_keys() TO pg_read_all_settings;
 COMMENT ON FUNCTION public_id(bigint, bytea) IS 'public id of a non-negative bigint: AES with the given key, as a uuid';
 COMMENT ON FUNCTION public_id(distid, bytea) IS 'public id of a distid: AES with the given key, as a uuid';
 COMMENT ON FUNCTION public_id(uuid, bytea) IS 'public id of a uuid: AES with the given key, as a uuid';
+COMMENT ON FUNCTION public_id(iuid, bytea) IS 'public id of an iuid (the same as of its uuid): AES with the given key, as a uuid';
 COMMENT ON FUNCTION public_id_to_bigint(uuid, bytea) IS 'bigint behind a public id, or NULL if it is not one made with this key';
 COMMENT ON FUNCTION public_id_to_distid(uuid, bytea) IS 'distid behind a public id, or NULL if it is not one made with this key';
 COMMENT ON FUNCTION public_id_to_uuid(uuid, bytea) IS 'uuid behind a public id (every block decrypts to some uuid)';
 COMMENT ON FUNCTION public_id(bigint) IS 'public id of a non-negative bigint with the active key of idgen.public_id_key_file';
 COMMENT ON FUNCTION public_id(distid) IS 'public id of a distid with the active key of idgen.public_id_key_file';
 COMMENT ON FUNCTION public_id(uuid) IS 'public id of a uuid with the active key of idgen.public_id_key_file';
+COMMENT ON FUNCTION public_id(iuid) IS 'public id of an iuid (the same as of its uuid) with the active key of idgen.public_id_key_file';
 COMMENT ON FUNCTION public_id_to_bigint(uuid) IS 'bigint behind a public id made with any key of idgen.public_id_key_file, or NULL';
 COMMENT ON FUNCTION public_id_to_distid(uuid) IS 'distid behind a public id made with any key of idgen.public_id_key_file, or NULL';
 COMMENT ON FUNCTION public_id_to_uuid(uuid) IS 'uuid behind a public id made with the active key of idgen.public_id_key_file';

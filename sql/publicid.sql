@@ -26,6 +26,13 @@ SELECT public_id(123456789::bigint, k128) = '0067256a-8e42-b3ef-8743-f5f7e7cada5
        public_id(9223372036854775807, k192) = '4d2d94ae-395a-4730-99fc-32ab28f4ce04' AS aes192_bigint_max,
        public_id(0::bigint, k256) = '028bd09c-8643-2462-596e-610176d64be9' AS aes256_bigint_zero
 FROM k;
+-- an iuid has a public id of its own type, the same as its uuid's (the
+-- vector is a valid iuid: version 8, variant 10); the cast is not applied
+-- to function arguments, so without the overload this call fails
+SELECT public_id('017f22e2-79b0-802a-8141-23456789abcd'::iuid, k128) = '2c20725a-0cb8-f374-0774-015445725c40' AS aes128_iuid,
+       public_id_to_uuid(public_id('017f22e2-79b0-802a-8141-23456789abcd'::iuid, k128), k128)::iuid AS iuid_back,
+       pg_typeof(public_id(iuid_generate(1, 1), k128)) AS generated_iuid
+FROM k;
 SELECT public_id_to_bigint('0067256a-8e42-b3ef-8743-f5f7e7cada56', k128) AS aes128_bigint,
        public_id_to_uuid('2c20725a-0cb8-f374-0774-015445725c40', k128) AS aes128_uuid,
        public_id_to_distid('9546ac66-98c0-7847-a5be-33c98dbd94ec', k192) AS aes192_distid,
@@ -93,6 +100,7 @@ LANGUAGE sql AS $$ SELECT left(encode(sha256(decode(key_base64, 'base64')), 'hex
 SHOW idgen.public_id_key_file;
 SELECT regress.err($$SELECT public_id(1::bigint)$$);
 SELECT regress.err($$SELECT public_id_to_distid('30322474-a954-ffa9-941c-6f038afe4ff1')$$);
+SELECT regress.err($$SELECT public_id('017f22e2-79b0-802a-8141-23456789abcd'::iuid)$$);
 SELECT count(*) AS keys FROM public_id_keys();
 
 -- the file is the server's configuration: no SET, no ALTER ROLE/DATABASE SET
@@ -125,6 +133,8 @@ SELECT public_id('1088824355131185736905670087'::distid) AS public_id,
        public_id_to_bigint('30322474-a954-ffa9-941c-6f038afe4ff1') IS NULL AS not_a_bigint;
 SELECT public_id(123456789::bigint) = public_id(123456789::bigint, decode('k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc=', 'base64')) AS same_as_argument,
        public_id_to_uuid(public_id('017f22e2-79b0-802a-8141-23456789abcd'::uuid)) AS uuid_back;
+SELECT public_id('017f22e2-79b0-802a-8141-23456789abcd'::iuid) = public_id('017f22e2-79b0-802a-8141-23456789abcd'::uuid) AS iuid_as_uuid,
+       public_id(iuid_generate(1, 1)) IS NOT NULL AS iuid_generated;
 SELECT line, active, fingerprint, fingerprint = regress.fingerprint('k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc=') AS fingerprint_ok
 FROM public_id_keys();
 

@@ -28,7 +28,7 @@ IDGEN_PACKAGES=(make gcc perl postgresql-$IDGEN_PG_DEBIAN postgresql-server-dev-
 	postgresql-15-plproxy)	# PL/Proxy for test/t/011_plproxy.pl: Debian packages it for 15 only
 # the client programs (test/clients) and the Debian package (debian/)
 IDGEN_PACKAGES+=(python3-psycopg libpostgresql-jdbc-java default-jdk-headless
-	build-essential debhelper dpkg-dev postgresql-server-dev-all)
+	build-essential debhelper dpkg-dev postgresql-server-dev-all autopkgtest)
 # Node.js from elsewhere (e.g. NodeSource) brings its own npm
 command -v npm >/dev/null || IDGEN_PACKAGES+=(nodejs npm)
 

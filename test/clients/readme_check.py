@@ -1,10 +1,10 @@
 #!/usr/bin/python3
-"""README's "From applications" code is quoted from the tested client programs.
+"""The client code of the documentation is quoted from the tested programs.
 
 Every region a program marks with "README begin: NAME" ... "README end: NAME"
-must appear in README.md as a fenced code block, dedented, tabs as 4 spaces;
-and every python/js/java block of README's "From applications" section must be
-one of those regions.  Usage: readme_check.py README.md PROGRAM...
+must appear in the page (doc/clients.md, "From applications") as a fenced code
+block, dedented, tabs as 4 spaces; and every python/js/java block of the page
+must be one of those regions.  Usage: readme_check.py PAGE PROGRAM...
 Prints one line per check and "readme: N passed, M failed"; exits 1 on failure.
 """
 import re
@@ -34,7 +34,7 @@ def regions(path):
     return found
 
 
-def main(readme_path, programs):
+def main(page_path, programs):
     passed = failed = 0
 
     def check(what, ok):
@@ -42,22 +42,21 @@ def main(readme_path, programs):
         passed, failed = passed + ok, failed + (not ok)
         print(f"{'ok' if ok else 'not ok'} - {what}")
 
-    with open(readme_path, encoding="utf-8") as f:
-        readme = f.read()
-    blocks = [body for _, body in FENCE.findall(readme)]
+    with open(page_path, encoding="utf-8") as f:
+        page = f.read()
+    blocks = [body for _, body in FENCE.findall(page)]
     quoted = {}
     for program in programs:
         for name, text in regions(program).items():
             quoted[name] = text
-            check(f"README quotes {name} from {program}", text in blocks)
-    section = re.search(r"^## From applications\n(.*?)(?=^## )", readme, re.M | re.S)
-    check("README has a section \"From applications\"", section is not None)
-    if section:
-        for lang, body in FENCE.findall(section.group(1)):
-            if lang in ("python", "js", "javascript", "java"):
-                first = body.strip().splitlines()[0] if body.strip() else ""
-                check(f"README {lang} block is a tested region: {first[:60]}",
-                      body in quoted.values())
+            check(f"{page_path} quotes {name} from {program}", text in blocks)
+    check(f"{page_path} is the page \"From applications\"",
+          re.search(r"^# From applications$", page, re.M) is not None)
+    for lang, body in FENCE.findall(page):
+        if lang in ("python", "js", "javascript", "java"):
+            first = body.strip().splitlines()[0] if body.strip() else ""
+            check(f"{page_path} {lang} block is a tested region: {first[:60]}",
+                  body in quoted.values())
     print(f"readme: {passed} passed, {failed} failed")
     return 1 if failed or not passed else 0
 

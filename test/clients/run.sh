@@ -3,7 +3,9 @@
 # run_clients: the client programs (psycopg 3, node-postgres, pgjdbc) against a
 # scratch cluster of the private install tree ($PG_BIN) with idgen preloaded
 # and idgen.worker_id set, listening on a free loopback port (pgjdbc has no
-# Unix sockets); then the check that README quotes these programs.
+# Unix sockets); README's SQL examples in a database of their own
+# (test/clients/readme_sql.py: each runs, and gives the value its comment
+# names); then the check that doc/clients.md quotes these programs.
 
 run_clients() {
 	local src=$IDGEN_BUILD/test/clients dir=$IDGEN_WORK/clients port rc try started=
@@ -39,11 +41,17 @@ run_clients() {
 			"jdbc:postgresql://127.0.0.1:$port/$PGDATABASE?user=$PGUSER"; } >"$dir/jdbc.log" 2>&1 || rc=$?
 	record_log clients-jdbc "$dir/jdbc.log" $rc
 
+	rc=0
+	{ idgen_psql -c 'CREATE DATABASE readme_sql' &&
+		PGDATABASE=readme_sql /usr/bin/python3 "$src/readme_sql.py" "$IDGEN_BUILD/README.md" \
+			"$PG_BIN/psql"; } >"$dir/readme-sql.log" 2>&1 || rc=$?
+	record_log readme-sql "$dir/readme-sql.log" $rc
+
 	idgen_cluster_stop
 	as_server rm -rf "$IDGEN_WORK/data"
 
 	rc=0
-	(cd "$IDGEN_BUILD" && /usr/bin/python3 test/clients/readme_check.py README.md \
+	(cd "$IDGEN_BUILD" && /usr/bin/python3 test/clients/readme_check.py doc/clients.md \
 		test/clients/python/test_psycopg.py test/clients/node/test_pg.js \
 		test/clients/java/IdgenJdbc.java) >"$dir/readme.log" 2>&1 || rc=$?
 	record_log clients-readme "$dir/readme.log" $rc

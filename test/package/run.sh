@@ -1,37 +1,77 @@
 # test/package/run.sh — sourced by tools/test.sh after tools/lib.sh.
 #
-# run_package: the packaging metadata agrees with idgen.control; the Debian
-# package builds with pg_buildext (whose build runs installcheck on a
-# throwaway cluster without preloading); as root, the .deb is installed, the
-# regression suite runs against a cluster of the system's PostgreSQL with
-# idgen preloaded and idgen.worker_id set, using the installed files only,
-# and the package is removed again.
+# run_package: META.json passes the PGXN Meta Spec 1.0.0 check, in the tree
+# and in the zip `make dist` builds; debian/changelog names idgen.control's
+# version; debian/control is regenerated with `pg_buildext updatecontrol`
+# and lists a package per supported major; the Debian package builds with
+# pg_buildext (whose build runs installcheck on a throwaway cluster without
+# preloading); as root, the .deb is installed, the regression suite runs
+# against a cluster of the system's PostgreSQL with idgen preloaded and
+# idgen.worker_id set, using the installed files only, then the package's
+# autopkgtest (debian/tests) runs against it, and the package is removed.
 
-# versions: META.json (semver), its provides entry and install script, and
-# debian/changelog all name idgen.control's default_version
+# debian/changelog names idgen.control's default_version (META.json's
+# versions are meta_check.py's)
 package_versions() {
-	/usr/bin/python3 - "$IDGEN_BUILD" <<'EOF'
-import json, os, re, subprocess, sys
+	/usr/bin/python3 - "$IDGEN_BUILD" <<'EOF2'
+import os, re, subprocess, sys
 root = sys.argv[1]
 control = open(os.path.join(root, "idgen.control")).read()
 version = re.search(r"^default_version\s*=\s*'([^']+)'", control, re.M).group(1)
-semver = ".".join((version.split(".") + ["0", "0"])[:3])
-meta = json.load(open(os.path.join(root, "META.json")))
-provides = meta["provides"]["idgen"]
 changelog = subprocess.run(["dpkg-parsechangelog", "-l", os.path.join(root, "debian/changelog"),
                             "-S", "Version"], capture_output=True, text=True, check=True).stdout.strip()
 checks = [
-    (f"META.json version {meta['version']} is idgen.control's {version}", meta["version"] == semver),
-    (f"META.json provides idgen {provides['version']}", provides["version"] == semver),
-    (f"META.json provides file {provides['file']} is the {version} install script",
-     provides["file"] == f"sql/idgen--{version}.sql"
-     and os.path.isfile(os.path.join(root, provides["file"]))),
     (f"debian/changelog version {changelog} is {version}", changelog.split("-")[0] == version),
 ]
 for what, ok in checks:
     print(f"{'ok' if ok else 'not ok'} - {what}")
 print(f"versions: {sum(ok for _, ok in checks)} passed, {sum(not ok for _, ok in checks)} failed")
-EOF
+EOF2
+}
+
+# META.json of the tree, then of the zip `make dist` makes from the
+# checkout's HEAD (git archive: committed files only)
+package_meta() {
+	local dir=$1 rc=0 zip
+	/usr/bin/python3 "$IDGEN_BUILD/test/package/meta_check.py" "$IDGEN_BUILD" >"$dir/meta.log" 2>&1 || rc=$?
+	record_log meta "$dir/meta.log" $rc
+	if ! git -C "$IDGEN_ROOT" rev-parse --verify -q HEAD >/dev/null 2>&1; then
+		skip meta-dist 1 "$IDGEN_ROOT is not a git checkout: no make dist"
+		return 0
+	fi
+	rc=0
+	rm -f "$dir"/idgen-*.zip
+	make -s -C "$IDGEN_ROOT" PG_CONFIG="$PG_CONFIG" DISTDIR="$dir" dist >"$dir/dist.log" 2>&1 || rc=$?
+	zip=$(ls "$dir"/idgen-*.zip 2>/dev/null | head -n 1 || true)
+	if [ $rc -ne 0 ] || [ -z "$zip" ]; then
+		cat "$dir/dist.log"
+		record meta-dist 0 1
+		return 0
+	fi
+	/usr/bin/python3 "$IDGEN_BUILD/test/package/meta_check.py" "$zip" >"$dir/meta-dist.log" 2>&1 || rc=$?
+	record_log meta-dist "$dir/meta-dist.log" $rc
+}
+
+# PGDG style: debian/control regenerated from control.in for the majors this
+# host supports; then checkcontrol (what `debian/rules clean` runs) passes and
+# every supported major has its package
+package_control() {
+	local tree=$1 log=$2 v p=0 f=0
+	if ! (cd "$tree" && pg_buildext updatecontrol && pg_buildext checkcontrol) >"$log" 2>&1; then
+		cat "$log"
+		record package-control 0 1
+		return 0
+	fi
+	for v in $(cd "$tree" && pg_buildext supported-versions); do
+		if grep -qx "Package: postgresql-$v-idgen" "$tree/debian/control"; then
+			p=$((p + 1))
+		else
+			say "debian/control has no postgresql-$v-idgen after updatecontrol"
+			f=$((f + 1))
+		fi
+	done
+	[ $((p + f)) -gt 0 ] || f=1
+	record package-control $p $f
 }
 
 run_package() {
@@ -39,6 +79,7 @@ run_package() {
 	mkdir -p "$dir"
 	package_versions >"$dir/versions.log" 2>&1 || rc=$?
 	record_log versions "$dir/versions.log" $rc
+	package_meta "$dir"
 
 	# pg_buildext builds for the versions debian/pgversions allows and
 	# postgresql-common supports (Debian 12: 15 only; not a server built
@@ -53,6 +94,7 @@ run_package() {
 	# build in a clean copy: the build writes debian/ and build-*/
 	rc=0
 	idgen_copy_tree "$dir/idgen"
+	package_control "$dir/idgen" "$dir/control.log"
 	(cd "$dir/idgen" && dpkg-buildpackage -b -us -uc) >"$dir/build.log" 2>&1 || rc=$?
 	deb=$(ls "$dir"/"$IDGEN_DEB"_*.deb 2>/dev/null | head -n 1 || true)
 	[ -z "$deb" ] || dpkg-deb -c "$deb" >"$dir/contents" 2>&1 || true
@@ -109,6 +151,7 @@ package_install_test() {
 		fi
 		as_server rm -rf "$IDGEN_WORK/data"
 		PG_BIN=$private_bin
+		package_autopkgtest "$deb" "$dir"
 	fi
 	# leave the machine as it was
 	rc=0
@@ -120,4 +163,39 @@ package_install_test() {
 		cat "$dir/remove.log"
 		record package-remove 0 1
 	fi
+}
+
+# package_autopkgtest DEB DIR: debian/tests of a clean copy of the source
+# against the installed package, by Debian's autopkgtest runner on this
+# machine (the null virtualisation server: the test's dependencies are
+# installed here, the package is the one just installed)
+package_autopkgtest() {
+	local deb=$1 dir=$2 rc src=$dir/autopkgtest-src out=$dir/autopkgtest-out p f try
+	rm -rf "$src"
+	idgen_copy_tree "$src"
+	# the runner refuses to prepare the testbed while another dpkg run on this
+	# machine is half done (/var/lib/dpkg/updates): wait and try again
+	for try in 1 2 3 4 5; do
+		rc=0
+		rm -rf "$out"
+		autopkgtest --no-built-binaries --output-dir="$out" "$deb" "$src" -- null \
+			>"$dir/autopkgtest.log" 2>&1 || rc=$?
+		grep -qE 'dpkg/updates contains some files|Could not get lock' "$dir/autopkgtest.log" || break
+		say "autopkgtest: dpkg is busy on this machine, trying again (try $try)"
+		sleep 30
+	done
+	# the summary has one line per test of debian/tests/control:
+	# "NAME PASS|FAIL|SKIP ..."; every one must pass
+	p=$(grep -cE '^[a-z0-9-]+ +PASS' "$out/summary" 2>/dev/null || true)
+	p=${p:-0}
+	f=$(($(grep -c '^Tests:' "$src/debian/tests/control") - p))
+	[ "$f" -gt 0 ] || f=0
+	[ $rc -eq 0 ] || [ "$f" -gt 0 ] || f=1
+	if [ "$f" -eq 0 ]; then
+		grep -E 'tests passed|preloaded cluster' "$out/log" || true
+	else
+		tail -n 80 "$dir/autopkgtest.log"
+	fi
+	record package-autopkgtest "$p" "$f"
+	rm -rf "$src"
 }

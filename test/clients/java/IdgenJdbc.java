@@ -4,7 +4,7 @@
 // against a server with idgen installed, preloaded and idgen.worker_id set.
 // Prints one line per check and "jdbc: N passed, M failed"; exits 1 on any
 // failure.  The regions between "README begin/end" lines are quoted verbatim
-// in README.md.
+// in doc/clients.md.
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.DriverManager;

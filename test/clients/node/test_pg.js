@@ -5,7 +5,7 @@
 // server with idgen installed, preloaded and idgen.worker_id set.  Prints one
 // line per check and "node-postgres: N passed, M failed"; exits 1 on any
 // failure.  The regions between "README begin/end" lines are quoted verbatim
-// in README.md.
+// in doc/clients.md.
 
 // README begin: node-postgres-types
 const pg = require('pg')

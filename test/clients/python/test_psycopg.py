@@ -4,7 +4,7 @@
 Connects with libpq's environment (PGHOST, PGPORT, PGUSER, PGDATABASE) to a
 server with idgen installed, preloaded and idgen.worker_id set.  Prints one
 line per check and "psycopg: N passed, M failed"; exits 1 on any failure.
-The regions between "README begin/end" lines are quoted verbatim in README.md.
+The regions between "README begin/end" lines are quoted verbatim in doc/clients.md.
 """
 import datetime
 import sys
