@@ -58,6 +58,15 @@ idg_mono_next(idg_mono *st, const idg_mono_cfg *cfg, uint64_t now_ms, uint32_t s
 	return IDG_MONO_OK;
 }
 
+/* a backfill field: no clock to take a fraction from, top bit clear */
+static void
+fresh_at(idg_mono *st, const idg_mono_cfg *cfg, uint64_t ms, idg_rand64_fn rnd, void *ctx)
+{
+	st->ms = ms;
+	st->rand = rnd(ctx) & idg_mask(cfg->rand_bits - 1);
+	st->valid = true;
+}
+
 idg_mono_status
 idg_mono_next_at(idg_mono *st, const idg_mono_cfg *cfg, uint64_t at_ms,
 				 idg_rand64_fn rnd, void *ctx)
@@ -66,13 +75,22 @@ idg_mono_next_at(idg_mono *st, const idg_mono_cfg *cfg, uint64_t at_ms,
 
 	if (at_ms > cfg->max_ms)
 		return IDG_MONO_TIME_RANGE;
-	/* no clock to take a fraction from: the whole field is random */
-	if (!next.valid || next.ms != at_ms || !increment(&next, cfg, rnd, ctx))
+
+	/*
+	 * A millisecond the current walk covers (the one it began in up to the
+	 * last borrowed one) continues the walk: a fresh walk there could cross
+	 * the ids already issued.
+	 */
+	if (!next.valid || at_ms < next.at_ms || at_ms > next.ms)
 	{
-		next.ms = at_ms;
-		next.rand = rnd(ctx) & idg_mask(cfg->rand_bits - 1);
-		next.valid = true;
+		fresh_at(&next, cfg, at_ms, rnd, ctx);
+		next.at_ms = at_ms;
 	}
+	else if (!increment(&next, cfg, rnd, ctx))
+		fresh_at(&next, cfg, next.ms + 1, rnd, ctx);	/* borrow a millisecond */
+
+	if (next.ms > cfg->max_ms)
+		return IDG_MONO_TIME_RANGE;
 	*st = next;
 	return IDG_MONO_OK;
 }

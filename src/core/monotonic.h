@@ -43,6 +43,7 @@ typedef struct idg_mono
 	bool		valid;			/* false until the first id */
 	uint64_t	ms;				/* millisecond of the last id */
 	uint64_t	rand;			/* random field of the last id */
+	uint64_t	at_ms;			/* backfill: the millisecond the walk began in */
 } idg_mono;
 
 typedef enum idg_mono_status
@@ -70,9 +71,12 @@ idg_mono_frac(uint32_t sub_ns, unsigned bits)
 }
 
 /*
- * Next id for a given millisecond (backfill): the id always carries at_ms.
- * Consecutive calls for the same millisecond increase; on overflow, or for a
- * different millisecond, the random field is fresh.
+ * Next id for a given millisecond (backfill).  Consecutive calls for the same
+ * millisecond continue one walk and strictly increase; on overflow the next
+ * millisecond is borrowed, as in live generation, so an id may carry a
+ * millisecond or two after at_ms.  A millisecond outside the current walk
+ * (before the one it began in, or after the last borrowed one) takes a fresh
+ * random field there.
  */
 extern idg_mono_status idg_mono_next_at(idg_mono *st, const idg_mono_cfg *cfg,
 										uint64_t at_ms, idg_rand64_fn rnd, void *ctx);

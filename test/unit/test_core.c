@@ -703,13 +703,66 @@ test_mono_backfill(void **state)
 	/* an earlier millisecond is honoured, never moved */
 	assert_int_equal(idg_mono_next_at(&st, &iuid_cfg, 10, rng_splitmix, &seed), IDG_MONO_OK);
 	assert_true(st.ms == 10);
-	/* overflow does not borrow: the id must carry the requested time */
+	/* overflow borrows the next millisecond, as live generation does */
 	st.rand = IUID_MAX_RAND;
 	assert_int_equal(idg_mono_next_at(&st, &iuid_cfg, 10, rng_ones, NULL), IDG_MONO_OK);
-	assert_true(st.ms == 10 && st.rand == (UINT64_C(1) << 53) - 1);
+	assert_true(st.ms == 11 && st.rand == (UINT64_C(1) << 53) - 1);
+	/* the walk's own milliseconds continue it, in the borrowed one */
+	prand = st.rand;
+	assert_int_equal(idg_mono_next_at(&st, &iuid_cfg, 10, rng_zero, NULL), IDG_MONO_OK);
+	assert_true(st.ms == 11 && st.rand == prand + 1);
+	assert_int_equal(idg_mono_next_at(&st, &iuid_cfg, 11, rng_zero, NULL), IDG_MONO_OK);
+	assert_true(st.ms == 11 && st.rand == prand + 2);
+	/* a millisecond outside the walk starts afresh there */
+	assert_int_equal(idg_mono_next_at(&st, &iuid_cfg, 12, rng_zero, NULL), IDG_MONO_OK);
+	assert_true(st.ms == 12 && st.rand == 0);
+	assert_int_equal(idg_mono_next_at(&st, &iuid_cfg, 11, rng_zero, NULL), IDG_MONO_OK);
+	assert_true(st.ms == 11 && st.rand == 0);
 	assert_int_equal(idg_mono_next_at(&st, &iuid_cfg, IUID_MAX_MS + 1, rng_ones, NULL),
 					 IDG_MONO_TIME_RANGE);
-	assert_true(st.ms == 10);
+	assert_true(st.ms == 11);
+	/* borrowing past the last millisecond is out of range, state unchanged */
+	st = (idg_mono) {.valid = true, .ms = IUID_MAX_MS, .rand = IUID_MAX_RAND, .at_ms = IUID_MAX_MS};
+	assert_int_equal(idg_mono_next_at(&st, &iuid_cfg, IUID_MAX_MS, rng_ones, NULL),
+					 IDG_MONO_TIME_RANGE);
+	assert_true(st.ms == IUID_MAX_MS && st.rand == IUID_MAX_RAND);
+}
+
+/*
+ * A backfill of one millisecond (INSERT ... SELECT ... now()): 12M ids for
+ * one `at`.  Increments average 2^31 and a fresh field starts below 2^53, so
+ * a 54-bit walk overflows after 4.2M to 8.4M ids; 12M ids overflow at least
+ * once.  Every id must be strictly after its predecessor (so none repeats),
+ * in the requested millisecond or one borrowed just after it.
+ */
+#define BACKFILL_IDS 12000000
+
+static void
+test_mono_backfill_one_ms(void **state)
+{
+	uint64_t	seed = 19;
+	idg_mono	st = {0};
+	uint64_t	pms;
+	uint64_t	prand;
+	long		borrowed = 0;
+
+	(void) state;
+	assert_int_equal(idg_mono_next_at(&st, &iuid_frac_cfg, 5000, rng_splitmix, &seed),
+					 IDG_MONO_OK);
+	for (long i = 1; i < BACKFILL_IDS; i++)
+	{
+		pms = st.ms;
+		prand = st.rand;
+		assert_int_equal(idg_mono_next_at(&st, &iuid_frac_cfg, 5000, rng_splitmix, &seed),
+						 IDG_MONO_OK);
+		if (!after(&st, pms, prand))
+			fail_msg("id %ld (%llu, %llx) is not after (%llu, %llx)", i,
+					 (unsigned long long) st.ms, (unsigned long long) st.rand,
+					 (unsigned long long) pms, (unsigned long long) prand);
+		borrowed += st.ms != pms;
+	}
+	/* the walk did overflow, and borrowed only a few milliseconds */
+	assert_true(borrowed >= 1 && st.ms - 5000 <= 3);
 }
 
 /* ---------- base36id ---------- */
@@ -1556,6 +1609,7 @@ main(void)
 		cmocka_unit_test(test_mono_frac_orders_backends),
 		cmocka_unit_test(test_mono_frac_frozen_and_borrow),
 		cmocka_unit_test(test_mono_backfill),
+		cmocka_unit_test(test_mono_backfill_one_ms),
 		cmocka_unit_test(test_b36_vectors),
 		cmocka_unit_test(test_b36_order_roundtrip),
 		cmocka_unit_test(test_b36_parse_errors),
