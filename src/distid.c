@@ -333,8 +333,8 @@ distid128_generate(PG_FUNCTION_ARGS)
 		uint32		sub_ns;
 		uint64		now = idgen_clock_now(&sub_ns) + MS_1700_TO_1970;
 
-		switch (distid128_next(&distid128_state, now, sub_ns, idgen_random_u64, NULL,
-							   result->data))
+		switch (distid128_next(&distid128_state, now, sub_ns, idgen_clock_frac_bits(),
+							   idgen_random_u64, NULL, result->data))
 		{
 			case DISTID_GEN_OK:
 				PG_RETURN_UUID_P(result);

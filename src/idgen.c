@@ -42,6 +42,29 @@ idgen_clock_now(uint32 *sub_ns)
 }
 
 uint64
+idgen_clock_res_ns(void)
+{
+	static uint64 res_ns = 0;
+	struct timespec res;
+
+	if (res_ns == 0)
+	{
+		/* unknown resolution: trust no sub-millisecond bit */
+		if (clock_getres(CLOCK_REALTIME, &res) != 0)
+			res_ns = IDG_NS_PER_MS;
+		else
+			res_ns = Max((uint64) res.tv_sec * 1000000000 + (uint64) res.tv_nsec, 1);
+	}
+	return res_ns;
+}
+
+unsigned
+idgen_clock_frac_bits(void)
+{
+	return idg_clock_frac_bits(idgen_clock_res_ns(), IDGEN_FRAC_BITS);
+}
+
+uint64
 idgen_clock_ms(void)
 {
 	return idgen_clock_now(NULL);
@@ -118,9 +141,10 @@ idgen_mono_next_now(idg_mono *st, const idg_mono_cfg *cfg, const idgen_time_span
 {
 	uint32		sub_ns;
 	int64		now = (int64) idgen_clock_now(&sub_ns) - span->epoch_unix_ms;
+	idg_mono_cfg clock_cfg = idg_mono_cfg_for_clock(cfg, idgen_clock_res_ns());
 
 	if (now < 0 ||
-		idg_mono_next(st, cfg, (uint64) now, sub_ns, idgen_random_u64, NULL) != IDG_MONO_OK)
+		idg_mono_next(st, &clock_cfg, (uint64) now, sub_ns, idgen_random_u64, NULL) != IDG_MONO_OK)
 		idgen_clock_out_of_span(span);
 }
 

@@ -40,6 +40,13 @@ extern void publicid_init(void);
 
 /* the real-time clock in Unix milliseconds, and nanoseconds into that one */
 extern uint64 idgen_clock_now(uint32 *sub_ns);
+
+/*
+ * How many of IDGEN_FRAC_BITS the real-time clock resolves (clock_getres,
+ * asked once per process): a microsecond clock gives 9, a millisecond one 0.
+ */
+extern unsigned idgen_clock_frac_bits(void);
+extern uint64 idgen_clock_res_ns(void);
 extern uint64 idgen_clock_ms(void);
 
 /* A type's representable time span, in its own units since its own epoch. */

@@ -4,6 +4,27 @@
 #include "monotonic.h"
 #include "bytes.h"
 
+unsigned
+idg_clock_frac_bits(uint64_t res_ns, unsigned max_bits)
+{
+	unsigned	b = 0;
+
+	if (res_ns == 0)
+		res_ns = 1;
+	while (b < max_bits && res_ns <= (uint64_t) IDG_NS_PER_MS >> (b + 1))
+		b++;
+	return b;
+}
+
+idg_mono_cfg
+idg_mono_cfg_for_clock(const idg_mono_cfg *cfg, uint64_t res_ns)
+{
+	idg_mono_cfg c = *cfg;
+
+	c.frac_bits = idg_clock_frac_bits(res_ns, cfg->frac_bits);
+	return c;
+}
+
 /* a fresh random field: the clock fraction on top, random bits below */
 static uint64_t
 fresh_field(const idg_mono_cfg *cfg, uint32_t sub_ns, idg_rand64_fn rnd, void *ctx)

@@ -71,6 +71,17 @@ idg_mono_frac(uint32_t sub_ns, unsigned bits)
 }
 
 /*
+ * How many bits of the sub-millisecond fraction a clock of resolution res_ns
+ * tells apart, at most max_bits: the largest b with 2^b steps of at least
+ * res_ns each in a millisecond (0 for a millisecond clock).  Bits beyond
+ * that would repeat across backends instead of carrying randomness.
+ */
+extern unsigned idg_clock_frac_bits(uint64_t res_ns, unsigned max_bits);
+
+/* cfg with no more clock bits than a clock of resolution res_ns resolves */
+extern idg_mono_cfg idg_mono_cfg_for_clock(const idg_mono_cfg *cfg, uint64_t res_ns);
+
+/*
  * Next id for a given millisecond (backfill).  Consecutive calls for the same
  * millisecond continue one walk and strictly increase; on overflow the next
  * millisecond is borrowed, as in live generation, so an id may carry a
