@@ -108,6 +108,35 @@ BEGIN
 	END LOOP;
 	RAISE NOTICE 'distids out of order or off the clock: %', bad;
 END $$;
+-- the dense generator: as strictly increasing and as stamped as the reference,
+-- with the fields of a valid DistributedId
+DO $$
+DECLARE
+	prev distid;
+	id distid;
+	t1 timestamptz;
+	bad int := 0;
+BEGIN
+	FOR i IN 1..20000 LOOP
+		id := distid_generate_dense();
+		t1 := clock_timestamp();
+		IF (prev IS NOT NULL AND id <= prev)
+		   OR distid_timestamp(id) > t1
+		   OR distid_timestamp(id) < t1 - interval '1.1 s'
+		   OR distid_from_alphanumeric(distid_to_alphanumeric(id)) <> id
+		   OR id::numeric >= 10::numeric ^ 28 THEN
+			bad := bad + 1;
+		END IF;
+		prev := id;
+	END LOOP;
+	RAISE NOTICE 'dense distids out of order or off the clock: %', bad;
+END $$;
+-- one statement of many ids: all distinct, in the order made
+SELECT count(DISTINCT d) = 200000 AS distinct,
+       bool_and(d > p) AS increasing
+FROM (SELECT d, lag(d) OVER (ORDER BY n) AS p
+      FROM (SELECT n, distid_generate_dense() AS d
+            FROM generate_series(1, 200000) n) g) s;
 -- DistributedId128: version 7, bit 64 clear, increasing, no leeway
 DO $$
 DECLARE
