@@ -20,13 +20,15 @@ CLIENTS=${CLIENTS:-4}
 ROUNDS=${ROUNDS:-3}
 BATCH_TX=${BATCH_TX:-600}
 SINGLE_TX=${SINGLE_TX:-16000}
-# name | column type | id expression (g: row of the batch, 1..100)
+# name | column type | id expression (g: row of the batch, 1..100; with
+# "by country" the table is partitioned by a country column set to :c)
 KEYS=("bigserial|bigserial|nextval('t_id_seq')"
 	"gen_random_uuid()|uuid|gen_random_uuid()"
 	"iuid, one stream: iuid_generate(1, 1)|iuid|iuid_generate(1, 1)"
 	"iuid, a country per writer: iuid_generate(:client_id, 1)|iuid|iuid_generate(:client_id, 1)"
 	"iuid, 16 countries per transaction: iuid_generate(:c, 1)|iuid|iuid_generate(:c, 1)"
 	"iuid, 16 countries per row: iuid_generate(g % 16, 1)|iuid|iuid_generate(g % 16, 1)"
+	"iuid, 16 countries per transaction, table partitioned by country|iuid by country|iuid_generate(:c, 1)"
 	"distid_generate() (reference)|distid|distid_generate()"
 	"distid_generate_dense()|distid|distid_generate_dense()")
 
@@ -39,20 +41,39 @@ idgen_psql -c "CREATE EXTENSION idgen" -c "CREATE EXTENSION pgstattuple"
 
 # mode TRANSACTIONS ROWS_PER_TX: one line per key type and round
 measure() {
-	local mode=$1 tx=$2 rows=$3 script=$IDGEN_WORK/streams.sql round k name type expr
+	local mode=$1 tx=$2 rows=$3 script=$IDGEN_WORK/streams.sql round k name type expr cols vals ddl
 	for round in $(seq 1 "$ROUNDS"); do
 		for k in "${KEYS[@]}"; do
 			IFS='|' read -r name type expr <<<"$k"
 			[ "$rows" = 1 ] && expr=${expr//g % 16/:c}
+			if [ "$type" = "iuid by country" ]; then
+				cols="id, country, pad" vals="$expr, :c, g"
+				ddl="CREATE TABLE t (id iuid, country int, pad int, PRIMARY KEY (id, country))
+					PARTITION BY LIST (country);
+					SELECT format('CREATE TABLE t_%s PARTITION OF t FOR VALUES IN (%s)', c, c)
+					FROM generate_series(0, 15) c \\gexec"
+			else
+				cols="id, pad" vals="$expr, g"
+				ddl="CREATE TABLE t (id $type PRIMARY KEY, pad int)"
+			fi
 			{
 				echo '\set c random(0, 15)'
-				echo "INSERT INTO t (id, pad) SELECT $expr, g FROM generate_series(1, $rows) g;"
+				echo "INSERT INTO t ($cols) SELECT $vals FROM generate_series(1, $rows) g;"
 			} >"$script"
-			idgen_psql -c "DROP TABLE IF EXISTS t" -c "CREATE TABLE t (id $type PRIMARY KEY, pad int)" \
-				-c "CHECKPOINT" 2>/dev/null
+			idgen_psql -c "DROP TABLE IF EXISTS t" 2>/dev/null
+			echo "$ddl" | idgen_psql >/dev/null
+			idgen_psql -c "CHECKPOINT"
 			"$PG_BIN/pgbench" -n -f "$script" -c "$CLIENTS" -j "$CLIENTS" -t $((tx / CLIENTS)) \
 				>"$IDGEN_WORK/pgbench.log" 2>&1 || { cat "$IDGEN_WORK/pgbench.log" >&2; return 1; }
-			idgen_psql -At -F ' ' -c "SELECT avg_leaf_density, leaf_fragmentation FROM pgstatindex('t_pkey')" |
+			# over the partitions too: weighted by leaf pages
+			idgen_psql -At -F ' ' -c "
+				SELECT sum(s.avg_leaf_density * s.leaf_pages) / sum(s.leaf_pages),
+					sum(s.leaf_fragmentation * s.leaf_pages) / sum(s.leaf_pages)
+				FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid,
+					pgstatindex(i.indexrelid::regclass) s
+				WHERE i.indisprimary AND c.relkind = 'i'
+					AND i.indrelid IN (SELECT 't'::regclass UNION ALL
+						SELECT inhrelid FROM pg_inherits WHERE inhparent = 't'::regclass)" |
 				sed "s/^/$mode|$name|/" >>"$IDGEN_WORK/densities"
 		done
 	done

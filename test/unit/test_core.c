@@ -1435,6 +1435,80 @@ test_distid128_gen(void **state)
 	assert_int_equal(c.sleeps, 0);
 }
 
+/*
+ * How often DistributedId128 sleeps, on a simulated clock that advances a
+ * fixed number of ns per id (and 1 ms per sleep): the rate limit in practice.
+ * A fresh R at 1/4096 step f of a millisecond is f * 2^63 plus 63 random
+ * bits, so a walk has about (4096 - f) * 64 increments of room on average;
+ * in the last step only what is left of one 2^63 block, which a few ids can
+ * use up: the sleeps fall at the end of a millisecond.  Without clock bits
+ * (a millisecond clock) the room is the reference's, 2^74/2^57 = 131072 ids
+ * per millisecond on average.
+ */
+static long
+distid128_sleeps(uint64_t ns_per_id, uint64_t res_ns, long ids, uint64_t seed,
+				 uint32_t *earliest_sleep_ns)
+{
+	distid128_gen g = {0};
+	unsigned	fb = idg_clock_frac_bits(res_ns, DISTID128_FRAC_BITS);
+	uint64_t	t = UINT64_C(10210557583916) * IDG_NS_PER_MS + 123456;
+	long		sleeps = 0;
+	uint8_t		id[16],
+				prev[16] = {0};
+
+	*earliest_sleep_ns = IDG_NS_PER_MS;
+	for (long i = 0; i < ids; i++)
+	{
+		while (distid128_next(&g, t / IDG_NS_PER_MS, coarse_sub_ns(t, res_ns), fb,
+							  rng_splitmix, &seed, id) == DISTID_GEN_SLEEP)
+		{
+			sleeps++;
+			if (t % IDG_NS_PER_MS < *earliest_sleep_ns)
+				*earliest_sleep_ns = t % IDG_NS_PER_MS;
+			t += IDG_NS_PER_MS;
+		}
+		assert_true(memcmp(id, prev, 16) > 0);
+		memcpy(prev, id, 16);
+		t += ns_per_id;
+	}
+	return sleeps;
+}
+
+/* ids per simulated run; larger for a figure: -DDISTID128_RATE_IDS=200000000L */
+#ifndef DISTID128_RATE_IDS
+#define DISTID128_RATE_IDS 2000000
+#endif
+
+static void
+test_distid128_rate(void **state)
+{
+	long		n = DISTID128_RATE_IDS;
+	long		paced,
+				paced_ref,
+				fast,
+				ms_clock;
+	uint32_t	at,
+				at_other;
+
+	(void) state;
+	/* at about the measured cost of an id (55 ns, README), clock bits or not */
+	paced = distid128_sleeps(50, 1, n, 31, &at);
+	paced_ref = distid128_sleeps(50, IDG_NS_PER_MS, n, 34, &at_other);
+	/* at 1 ns per id */
+	fast = distid128_sleeps(1, 1, n, 32, &at_other);
+	ms_clock = distid128_sleeps(1, IDG_NS_PER_MS, n, 33, &at_other);
+	print_message("distid128: at 50 ns per id %.1f sleeps per second of clock (none before "
+				  "%u ns into a ms), %.1f without clock bits; at 1 ns per id %.0f ids per "
+				  "sleep, %.0f without clock bits\n",
+				  paced * 1e9 / (n * 50.0), at, paced_ref * 1e9 / (n * 50.0),
+				  (double) n / fast, (double) n / ms_clock);
+	/* paced: a few sleeps, all in the last 1 % of a millisecond */
+	assert_true(paced > 0 && paced * 1e9 / (n * 50.0) < 200 && at >= 990000);
+	/* at 1 ns per id the clock bits leave less room than the reference's */
+	assert_true(fast > 0 && n / fast < 131072);
+	assert_true(ms_clock > 0 && n / ms_clock > 65536 && n / ms_clock < 262144);
+}
+
 static void
 test_distid128_gen_overflow(void **state)
 {
@@ -1781,6 +1855,7 @@ main(void)
 		cmocka_unit_test(test_distid128_pack),
 		cmocka_unit_test(test_distid128_gen),
 		cmocka_unit_test(test_distid128_gen_overflow),
+		cmocka_unit_test(test_distid128_rate),
 		cmocka_unit_test(test_distid128_frac_orders_backends),
 		cmocka_unit_test(test_pubid_layouts),
 		cmocka_unit_test(test_pubid_guid_order),
