@@ -167,6 +167,18 @@ SELECT checked > 150 AS enough_checked, off_clock
 FROM regress.fraction_off_clock('SELECT distid128_generate()::text',
 	'SELECT ((get_byte(uuid_send($1::uuid), 6) & 15) << 8) | get_byte(uuid_send($1::uuid), 7)',
 	'SELECT distid128_timestamp($1::uuid)', 200);
+-- idgen.sub_millisecond_clock = off: those bits are random (the reference's
+-- algorithm); distid_generate_dense() keeps its clock bits
+SET idgen.sub_millisecond_clock = off;
+SELECT checked > 150 AS enough_checked, off_clock > checked / 2 AS mostly_off_clock
+FROM regress.fraction_off_clock('SELECT distid128_generate()::text',
+	'SELECT ((get_byte(uuid_send($1::uuid), 6) & 15) << 8) | get_byte(uuid_send($1::uuid), 7)',
+	'SELECT distid128_timestamp($1::uuid)', 200);
+SELECT checked > 150 AS enough_checked, off_clock
+FROM regress.fraction_off_clock('SELECT distid_generate_dense()::text',
+	'SELECT div(mod($1::distid::numeric, 2::numeric ^ 48), 2::numeric ^ 36)::int',
+	'SELECT distid_timestamp($1::distid) + interval ''1 s''', 200);
+RESET idgen.sub_millisecond_clock;
 
 --
 -- bounds for ranges

@@ -276,7 +276,7 @@ PG_FUNCTION_INFO_V1(distid_generate_dense);
 Datum
 distid_generate_dense(PG_FUNCTION_ARGS)
 {
-	idgen_mono_next_now(&distid_dense_state, &distid_dense_cfg, &distid_dense_span);
+	idgen_mono_next_now(&distid_dense_state, &distid_dense_cfg, &distid_dense_span, true);
 	return distid_datum(distid_compose(distid_dense_state.ms, distid_dense_state.rand));
 }
 
@@ -366,7 +366,8 @@ distid128_generate(PG_FUNCTION_ARGS)
 		uint32		sub_ns;
 		uint64		now = idgen_clock_now(&sub_ns) + MS_1700_TO_1970;
 
-		switch (distid128_next(&distid128_state, now, sub_ns, idgen_clock_frac_bits(),
+		switch (distid128_next(&distid128_state, now, sub_ns,
+							   idgen_sub_ms_clock ? idgen_clock_frac_bits() : 0,
 							   idgen_random_u64, NULL, result->data))
 		{
 			case DISTID_GEN_OK:

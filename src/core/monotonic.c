@@ -33,7 +33,7 @@ fresh_field(const idg_mono_cfg *cfg, uint32_t sub_ns, idg_rand64_fn rnd, void *c
 
 	/* without a fraction, a clear top bit leaves half the field for increments */
 	if (cfg->frac_bits == 0)
-		return rnd(ctx) & idg_mask(low - 1);
+		return rnd(ctx) & idg_mask(cfg->whole_field ? low : low - 1);
 	return (idg_mono_frac(sub_ns, cfg->frac_bits) << low) | (rnd(ctx) & idg_mask(low));
 }
 

@@ -6,7 +6,8 @@
  *
  * Rules (SPEC.md, common to the time-ordered types):
  *  - a fresh field is frac_bits of the sub-millisecond clock fraction on top
- *    of fresh random bits (with frac_bits = 0: random bits, top bit clear);
+ *    of fresh random bits (with frac_bits = 0: random bits, top bit clear
+ *    unless whole_field);
  *  - a new millisecond takes a fresh field;
  *  - in the same millisecond a fresh field is taken if it is greater than the
  *    last one (the sub-millisecond clock moved on), otherwise the last field
@@ -36,6 +37,7 @@ typedef struct idg_mono_cfg
 	unsigned	inc_bits;		/* increments are 1 .. 2^inc_bits */
 	uint64_t	max_ms;			/* largest representable millisecond */
 	uint64_t	back_leeway_ms; /* how far back the clock may go and be ignored */
+	bool		whole_field;	/* frac_bits = 0: the top bit random too */
 } idg_mono_cfg;
 
 typedef struct idg_mono

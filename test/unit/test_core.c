@@ -806,6 +806,28 @@ test_mono_coarse_clock(void **state)
 	}
 }
 
+/* no clock bits by choice (idgen.sub_millisecond_clock = off): all 54 bits random */
+static void
+test_mono_whole_field(void **state)
+{
+	idg_mono_cfg cfg = iuid_frac_cfg;
+	idg_mono	a = {0},
+				b = {0};
+
+	(void) state;
+	cfg.frac_bits = 0;
+	cfg.whole_field = true;
+	assert_int_equal(idg_mono_next(&a, &cfg, 1000, 999999, rng_a, NULL), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&b, &cfg, 1000, 999999, rng_5, NULL), IDG_MONO_OK);
+	assert_int_equal(popcount128(a.rand ^ b.rand), IUID_RAND_BITS);
+	/* a fresh field at the very top: the next id borrows a millisecond */
+	a = (idg_mono) {0};
+	assert_int_equal(idg_mono_next(&a, &cfg, 1000, 0, rng_ones, NULL), IDG_MONO_OK);
+	assert_true(a.ms == 1000 && a.rand == IUID_MAX_RAND);
+	assert_int_equal(idg_mono_next(&a, &cfg, 1000, 0, rng_zero, NULL), IDG_MONO_OK);
+	assert_true(a.ms == 1001 && a.rand == 0);
+}
+
 /*
  * 4 backends on a microsecond clock, readings a 1/512 ms step (1953.1 ns)
  * or more apart (3 us of true time): still in real-time order
@@ -1835,6 +1857,7 @@ main(void)
 		cmocka_unit_test(test_mono_frac_frozen_and_borrow),
 		cmocka_unit_test(test_clock_frac_bits),
 		cmocka_unit_test(test_mono_coarse_clock),
+		cmocka_unit_test(test_mono_whole_field),
 		cmocka_unit_test(test_mono_coarse_clock_orders_backends),
 		cmocka_unit_test(test_mono_backfill),
 		cmocka_unit_test(test_mono_backfill_one_ms),
