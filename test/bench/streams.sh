@@ -21,16 +21,20 @@ ROUNDS=${ROUNDS:-3}
 BATCH_TX=${BATCH_TX:-600}
 SINGLE_TX=${SINGLE_TX:-16000}
 # name | column type | id expression (g: row of the batch, 1..100; with
-# "by country" the table is partitioned by a country column set to :c)
+# "by country" the table is partitioned by a country column set to :c) |
+# a statement run before each transaction
 KEYS=("bigserial|bigserial|nextval('t_id_seq')"
 	"gen_random_uuid()|uuid|gen_random_uuid()"
 	"iuid, one stream: iuid_generate(1, 1)|iuid|iuid_generate(1, 1)"
+	"iuid, one stream, idgen.sub_millisecond_clock = off|iuid|iuid_generate(1, 1)|SET idgen.sub_millisecond_clock = off;"
 	"iuid, a country per writer: iuid_generate(:client_id, 1)|iuid|iuid_generate(:client_id, 1)"
 	"iuid, 16 countries per transaction: iuid_generate(:c, 1)|iuid|iuid_generate(:c, 1)"
 	"iuid, 16 countries per row: iuid_generate(g % 16, 1)|iuid|iuid_generate(g % 16, 1)"
 	"iuid, 16 countries per transaction, table partitioned by country|iuid by country|iuid_generate(:c, 1)"
 	"distid_generate() (reference)|distid|distid_generate()"
-	"distid_generate_dense()|distid|distid_generate_dense()")
+	"distid_generate_dense()|distid|distid_generate_dense()"
+	"distid128_generate()|uuid|distid128_generate()"
+	"distid128_generate(), idgen.sub_millisecond_clock = off (the reference)|uuid|distid128_generate()|SET idgen.sub_millisecond_clock = off;")
 
 idgen_deps
 idgen_workdir
@@ -41,10 +45,10 @@ idgen_psql -c "CREATE EXTENSION idgen" -c "CREATE EXTENSION pgstattuple"
 
 # mode TRANSACTIONS ROWS_PER_TX: one line per key type and round
 measure() {
-	local mode=$1 tx=$2 rows=$3 script=$IDGEN_WORK/streams.sql round k name type expr cols vals ddl
+	local mode=$1 tx=$2 rows=$3 script=$IDGEN_WORK/streams.sql round k name type expr before cols vals ddl
 	for round in $(seq 1 "$ROUNDS"); do
 		for k in "${KEYS[@]}"; do
-			IFS='|' read -r name type expr <<<"$k"
+			IFS='|' read -r name type expr before <<<"$k"
 			[ "$rows" = 1 ] && expr=${expr//g % 16/:c}
 			if [ "$type" = "iuid by country" ]; then
 				cols="id, country, pad" vals="$expr, :c, g"
@@ -58,6 +62,7 @@ measure() {
 			fi
 			{
 				echo '\set c random(0, 15)'
+				[ -z "$before" ] || echo "$before"
 				echo "INSERT INTO t ($cols) SELECT $vals FROM generate_series(1, $rows) g;"
 			} >"$script"
 			idgen_psql -c "DROP TABLE IF EXISTS t" 2>/dev/null

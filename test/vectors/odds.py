@@ -81,6 +81,10 @@ def table():
             before = '%.3g' % old if name != 'distid_generate_dense' else 'new in 1.1'
             print('| `%s` | %s | %d | %d | 2^%d | %.3g | %s |'
                   % (name, clock, f, r, inc, now, before))
+    # idgen.sub_millisecond_clock = off: no clock bits, the whole field random
+    for name, field, fmax, inc, _ in TYPES[:3]:
+        print('| `%s`, idgen.sub_millisecond_clock = off | any | 0 | %d | 2^%d | %.3g | new in 1.1 |'
+              % (name, field, inc, per_year(N, 1, field)))
     # the reference distid: 48 fresh bits for the first id of a millisecond,
     # then increments of up to 2^41, about 128 ids per ms at most
     for n in (128,):
