@@ -2,11 +2,16 @@
 # Leaf density of a primary key per stream: concurrent writers of iuid keep
 # real-time order only within one (country, entity) stream, so a table
 # written at once for K countries has K insertion points per millisecond.
-# Measured next to one stream, bigserial and gen_random_uuid(), and for
-# distid_generate() (the reference algorithm) and distid_generate_dense().
+# Measured next to one stream, bigserial, gen_random_uuid() and a table
+# partitioned by country; and for distid_generate() (the reference
+# algorithm), distid_generate_dense() and distid128_generate(), and with
+# idgen.sub_millisecond_clock = off.  doc/generation.md quotes a run.
 #
 #   bash test/bench/streams.sh                    4 clients, 3 rounds
 #   CLIENTS=8 ROUNDS=1 BATCH_TX=600 SINGLE_TX=16000 bash test/bench/streams.sh
+#
+# Nothing here asserts: test/t/009_density.pl holds the one-stream keys to
+# their bound.
 #
 # Two modes: 100-row transactions (BATCH_TX of them in all) and single-row
 # transactions (SINGLE_TX).  pgbench's :client_id gives each writer its own
