@@ -46,13 +46,13 @@ extern uint64 idgen_clock_now(uint32 *sub_ns);
  * asked once per process): a microsecond clock gives 9, a millisecond one 0.
  */
 extern unsigned idgen_clock_frac_bits(void);
+extern uint64 idgen_clock_res_ns(void);
 
 /*
  * idgen.sub_millisecond_clock: off leaves the whole random field of iuid,
  * flaxid and DistributedId128 to chance, as their formats describe it.
  */
 extern bool idgen_sub_ms_clock;
-extern uint64 idgen_clock_res_ns(void);
 extern uint64 idgen_clock_ms(void);
 
 /* A type's representable time span, in its own units since its own epoch. */

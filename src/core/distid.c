@@ -329,10 +329,11 @@ distid128_pack(uint64_t ms, idg_u128 r75, uint8_t id[16])
  *
  * One change for concurrent writers: the top frac_bits of the 75 random bits
  * (at most the 12 after the version nibble, where UUIDv7 keeps its rand_a;
- * only as many as the clock resolves) carry the sub-millisecond fraction, and a later fraction in
- * the same millisecond takes fresh bits instead of an increment (RFC 9562
- * §6.2 method 3, as PostgreSQL 18's uuidv7()), so that ids of different
- * backends come out in real-time order.
+ * only as many as the clock resolves) carry the sub-millisecond fraction,
+ * and a later fraction in the same millisecond takes fresh bits instead of
+ * an increment (RFC 9562 §6.2 method 3, as PostgreSQL 18's uuidv7()), so
+ * that ids of different backends come out in real-time order.  With
+ * frac_bits 0 this is the reference's algorithm.
  */
 distid_gen_status
 distid128_next(distid128_gen *g, uint64_t now_ms, uint32_t sub_ns, unsigned frac_bits,
