@@ -108,6 +108,35 @@ BEGIN
 	END LOOP;
 	RAISE NOTICE 'distids out of order or off the clock: %', bad;
 END $$;
+-- the dense generator: as strictly increasing and as stamped as the reference,
+-- with the fields of a valid DistributedId
+DO $$
+DECLARE
+	prev distid;
+	id distid;
+	t1 timestamptz;
+	bad int := 0;
+BEGIN
+	FOR i IN 1..20000 LOOP
+		id := distid_generate_dense();
+		t1 := clock_timestamp();
+		IF (prev IS NOT NULL AND id <= prev)
+		   OR distid_timestamp(id) > t1
+		   OR distid_timestamp(id) < t1 - interval '1.1 s'
+		   OR distid_from_alphanumeric(distid_to_alphanumeric(id)) <> id
+		   OR id::numeric >= 10::numeric ^ 28 THEN
+			bad := bad + 1;
+		END IF;
+		prev := id;
+	END LOOP;
+	RAISE NOTICE 'dense distids out of order or off the clock: %', bad;
+END $$;
+-- one statement of many ids: all distinct, in the order made
+SELECT count(DISTINCT d) = 200000 AS distinct,
+       bool_and(d > p) AS increasing
+FROM (SELECT d, lag(d) OVER (ORDER BY n) AS p
+      FROM (SELECT n, distid_generate_dense() AS d
+            FROM generate_series(1, 200000) n) g) s;
 -- DistributedId128: version 7, bit 64 clear, increasing, no leeway
 DO $$
 DECLARE
@@ -138,6 +167,18 @@ SELECT checked > 150 AS enough_checked, off_clock
 FROM regress.fraction_off_clock('SELECT distid128_generate()::text',
 	'SELECT ((get_byte(uuid_send($1::uuid), 6) & 15) << 8) | get_byte(uuid_send($1::uuid), 7)',
 	'SELECT distid128_timestamp($1::uuid)', 200);
+-- idgen.sub_millisecond_clock = off: those bits are random (the reference's
+-- algorithm); distid_generate_dense() keeps its clock bits
+SET idgen.sub_millisecond_clock = off;
+SELECT checked > 150 AS enough_checked, off_clock > checked / 2 AS mostly_off_clock
+FROM regress.fraction_off_clock('SELECT distid128_generate()::text',
+	'SELECT ((get_byte(uuid_send($1::uuid), 6) & 15) << 8) | get_byte(uuid_send($1::uuid), 7)',
+	'SELECT distid128_timestamp($1::uuid)', 200);
+SELECT checked > 150 AS enough_checked, off_clock
+FROM regress.fraction_off_clock('SELECT distid_generate_dense()::text',
+	'SELECT div(mod($1::distid::numeric, 2::numeric ^ 48), 2::numeric ^ 36)::int',
+	'SELECT distid_timestamp($1::distid) + interval ''1 s''', 200);
+RESET idgen.sub_millisecond_clock;
 
 --
 -- bounds for ranges

@@ -71,6 +71,13 @@ SELECT checked > 150 AS enough_checked, off_clock
 FROM regress.fraction_off_clock('SELECT flaxid_generate()::text',
 	'SELECT (get_byte(flaxid_send($1::flaxid), 5) << 4) | (get_byte(flaxid_send($1::flaxid), 6) >> 4)',
 	'SELECT flaxid_timestamp($1::flaxid)', 200);
+-- idgen.sub_millisecond_clock = off: those bits are random
+SET idgen.sub_millisecond_clock = off;
+SELECT checked > 150 AS enough_checked, off_clock > checked / 2 AS mostly_off_clock
+FROM regress.fraction_off_clock('SELECT flaxid_generate()::text',
+	'SELECT (get_byte(flaxid_send($1::flaxid), 5) << 4) | (get_byte(flaxid_send($1::flaxid), 6) >> 4)',
+	'SELECT flaxid_timestamp($1::flaxid)', 200);
+RESET idgen.sub_millisecond_clock;
 
 --
 -- text order equals binary order

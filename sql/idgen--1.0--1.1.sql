@@ -34,6 +34,12 @@ COMMENT ON FUNCTION distid128_from_timestamp(timestamptz) IS 'least DistributedI
 COMMENT ON FUNCTION distid128_max_for_timestamp(timestamptz) IS 'greatest DistributedId128 of the millisecond, the inclusive upper bound for range shards and BETWEEN';
 COMMENT ON FUNCTION flaxid_max_for_timestamp(timestamptz) IS 'greatest flaxid of the millisecond, the inclusive upper bound for range shards and BETWEEN';
 
+-- a DistributedId generator that is dense under concurrency and not rate
+-- limited (distid_generate() stays the reference's algorithm)
+CREATE FUNCTION distid_generate_dense() RETURNS distid
+	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION distid_generate_dense() IS 'new DistributedId, not rate limited, in real-time order across sessions (dense keys); 36 fresh random bits; stamped 1 s in the past; increasing within the session';
+
 --
 -- partition upkeep
 --

@@ -559,6 +559,8 @@ COMMENT ON CAST (distid AS numeric) IS 'the same number';
 
 CREATE FUNCTION distid_generate() RETURNS distid
 	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+CREATE FUNCTION distid_generate_dense() RETURNS distid
+	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
 CREATE FUNCTION distid_timestamp(distid) RETURNS timestamptz
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION distid_from_timestamp(timestamptz) RETURNS distid
@@ -575,6 +577,7 @@ CREATE FUNCTION distid_from_hex(text) RETURNS distid
 	AS 'MODULE_PATHNAME', 'distid_from_hex_sql' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 COMMENT ON FUNCTION distid_generate() IS 'new DistributedId, stamped 1 s in the past as the reference does; increasing within the session';
+COMMENT ON FUNCTION distid_generate_dense() IS 'new DistributedId, not rate limited, in real-time order across sessions (dense keys); 36 fresh random bits; stamped 1 s in the past; increasing within the session';
 COMMENT ON FUNCTION distid_timestamp(distid) IS 'creation time of a distid, to the millisecond';
 COMMENT ON FUNCTION distid_from_timestamp(timestamptz) IS 'least distid of the millisecond, for range bounds';
 COMMENT ON FUNCTION distid_max_for_timestamp(timestamptz) IS 'greatest distid of the millisecond, the inclusive upper bound for range shards and BETWEEN';

@@ -99,6 +99,18 @@ FROM (SELECT iuid_generate(255, 255, '2019-01-01 00:00+00'::timestamptz + g * in
 SELECT checked > 150 AS enough_checked, off_clock
 FROM regress.fraction_off_clock('SELECT iuid_generate(1, 1)::text',
 	'SELECT pg_temp.rand_field($1::iuid) >> 42', 'SELECT iuid_timestamp($1::iuid)', 200);
+-- idgen.sub_millisecond_clock = off: those bits are random (a few fall
+-- into the clock's window by chance), and so may be the top bit
+SHOW idgen.sub_millisecond_clock;
+SET idgen.sub_millisecond_clock = off;
+SELECT checked > 150 AS enough_checked, off_clock > checked / 2 AS mostly_off_clock
+FROM regress.fraction_off_clock('SELECT iuid_generate(1, 1)::text',
+	'SELECT pg_temp.rand_field($1::iuid) >> 42', 'SELECT iuid_timestamp($1::iuid)', 200);
+SELECT count(*) FILTER (WHERE pg_temp.rand_field(id) >= (1::bigint << 53)) > 0 AS top_bit_set,
+       count(*) FILTER (WHERE id <= prev) AS not_increasing
+FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev
+      FROM (SELECT n, iuid_generate(1, 1) AS id FROM generate_series(1, 20000) n) g) s;
+RESET idgen.sub_millisecond_clock;
 
 -- backfill: the id carries the given time, truncated to the millisecond
 SELECT iuid_timestamp(iuid_generate(1, 2, '2024-05-06 07:08:09.123999+00')),

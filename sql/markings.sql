@@ -26,7 +26,7 @@ JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idgen'
 WHERE d.deptype = 'e' AND p.prokind = 'f'
   AND ((p.proname ~ '_(eq|ne|lt|le|gt|ge|cmp)$'
         AND NOT (p.provolatile = 'i' AND p.proisstrict AND p.proparallel = 's' AND p.proleakproof))
-    OR (p.proname ~ '_generate$' AND NOT (p.provolatile = 'v' AND p.proparallel = 'r'))
+    OR (p.proname ~ '_generate(_dense)?$' AND NOT (p.provolatile = 'v' AND p.proparallel = 'r'))
     -- the keyless public id functions (and public_id_keys()) read the key
     -- file, which a reload can change: STABLE
     OR (p.proname ~ '^public_id' AND p.pronargs <= 1
@@ -36,7 +36,7 @@ WHERE d.deptype = 'e' AND p.prokind = 'f'
     OR (p.proname = 'idgen_create_partitions'
         AND NOT (p.provolatile = 'v' AND NOT p.proisstrict AND p.proparallel = 'u'
                  AND NOT p.prosecdef AND p.proconfig = '{"search_path=pg_catalog, pg_temp"}'))
-    OR (p.proname !~ '_generate$' AND NOT (p.proname ~ '^public_id' AND p.pronargs <= 1)
+    OR (p.proname !~ '_generate(_dense)?$' AND NOT (p.proname ~ '^public_id' AND p.pronargs <= 1)
         AND p.proname <> 'idgen_create_partitions'
         AND NOT (p.provolatile = 'i' AND p.proisstrict AND p.proparallel = 's')))
 ORDER BY 1, 2;

@@ -56,8 +56,33 @@ static const idgen_time_span distid128_span = {
 	.last = "10619-08-04 05:31:50.655 UTC",
 };
 
+/*
+ * distid_generate_dense(): the monotonic scheme of iuid on the 48-bit field
+ * (12 bits of sub-millisecond clock, as many as the clock resolves, then 36
+ * random bits; increments of 1 .. 2^32; a full millisecond borrows the next),
+ * stamped 1 s in the past as the reference stamps its ids.  The epoch below
+ * is 1900-01-01 plus that second.
+ */
+static const idg_mono_cfg distid_dense_cfg = {
+	.rand_bits = DISTID_RAND_BITS,
+	.frac_bits = IDGEN_FRAC_BITS,
+	.inc_bits = 32,
+	.max_ms = DISTID_MAX_TS,
+	.back_leeway_ms = 1000,
+};
+
+static const idgen_time_span distid_dense_span = {
+	.typname = "distid",
+	.epoch_unix_ms = -MS_1900_TO_1970 + DISTID_LEEWAY_MS,
+	.unit_ms = 1,
+	.max_units = DISTID_MAX_TS,
+	.first = "1900-01-01 00:00:00 UTC",
+	.last = "3014-12-13 12:41:28.831 UTC (the generator's 45-bit timestamps)",
+};
+
 /* per backend, as the reference keeps one generator per process */
 static distid_gen distid_state;
+static idg_mono distid_dense_state;
 static distid128_gen distid128_state;
 
 IDGEN_FIXED_ID_FUNCTIONS(distid, DISTID_LEN)
@@ -247,6 +272,14 @@ distid_generate(PG_FUNCTION_ARGS)
 	}
 }
 
+PG_FUNCTION_INFO_V1(distid_generate_dense);
+Datum
+distid_generate_dense(PG_FUNCTION_ARGS)
+{
+	idgen_mono_next_now(&distid_dense_state, &distid_dense_cfg, &distid_dense_span, true);
+	return distid_datum(distid_compose(distid_dense_state.ms, distid_dense_state.rand));
+}
+
 PG_FUNCTION_INFO_V1(distid_timestamp);
 Datum
 distid_timestamp(PG_FUNCTION_ARGS)
@@ -333,8 +366,9 @@ distid128_generate(PG_FUNCTION_ARGS)
 		uint32		sub_ns;
 		uint64		now = idgen_clock_now(&sub_ns) + MS_1700_TO_1970;
 
-		switch (distid128_next(&distid128_state, now, sub_ns, idgen_random_u64, NULL,
-							   result->data))
+		switch (distid128_next(&distid128_state, now, sub_ns,
+							   idgen_sub_ms_clock ? idgen_clock_frac_bits() : 0,
+							   idgen_random_u64, NULL, result->data))
 		{
 			case DISTID_GEN_OK:
 				PG_RETURN_UUID_P(result);

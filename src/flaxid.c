@@ -17,7 +17,8 @@ static const idgen_time_span flaxid_span = {
 };
 
 /*
- * 12 bits of sub-millisecond clock, then 44 random bits; 32-bit increments
+ * 12 bits of sub-millisecond clock (fewer on a coarser clock, none with
+ * idgen.sub_millisecond_clock = off), then 44 random bits; 32-bit increments
  * within one 1/4096 ms step leave room for about four thousand ids on average
  * (from a fresh field in the last step) before the
  * next millisecond is borrowed.
@@ -104,7 +105,7 @@ PG_FUNCTION_INFO_V1(flaxid_generate);
 Datum
 flaxid_generate(PG_FUNCTION_ARGS)
 {
-	idgen_mono_next_now(&flaxid_state, &flaxid_mono_cfg, &flaxid_span);
+	idgen_mono_next_now(&flaxid_state, &flaxid_mono_cfg, &flaxid_span, idgen_sub_ms_clock);
 	return flaxid_datum(flaxid_compose(flaxid_state.ms, flaxid_state.rand));
 }
 

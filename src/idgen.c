@@ -19,9 +19,19 @@ PG_MODULE_MAGIC;
 
 void		_PG_init(void);
 
+bool		idgen_sub_ms_clock = true;
+
 void
 _PG_init(void)
 {
+	DefineCustomBoolVariable("idgen.sub_millisecond_clock",
+							 "Puts the sub-millisecond clock into ids of iuid_generate(), flaxid_generate() and distid128_generate().",
+							 "Off leaves their whole random field to chance, as the formats describe it; keys written by concurrent sessions are then less dense.",
+							 &idgen_sub_ms_clock,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
 	base36id_init();
 	publicid_init();
 	MarkGUCPrefixReserved("idgen");
@@ -39,6 +49,29 @@ idgen_clock_now(uint32 *sub_ns)
 	if (sub_ns)
 		*sub_ns = (uint32) (ts.tv_nsec % 1000000);
 	return (uint64) ts.tv_sec * 1000 + (uint64) ts.tv_nsec / 1000000;
+}
+
+uint64
+idgen_clock_res_ns(void)
+{
+	static uint64 res_ns = 0;
+	struct timespec res;
+
+	if (res_ns == 0)
+	{
+		/* unknown resolution: trust no sub-millisecond bit */
+		if (clock_getres(CLOCK_REALTIME, &res) != 0)
+			res_ns = IDG_NS_PER_MS;
+		else
+			res_ns = Max((uint64) res.tv_sec * 1000000000 + (uint64) res.tv_nsec, 1);
+	}
+	return res_ns;
+}
+
+unsigned
+idgen_clock_frac_bits(void)
+{
+	return idg_clock_frac_bits(idgen_clock_res_ns(), IDGEN_FRAC_BITS);
 }
 
 uint64
@@ -113,14 +146,26 @@ idgen_clock_out_of_span(const idgen_time_span *span)
 	pg_unreachable();
 }
 
+/*
+ * Next id from the clock.  clock_bits false: no clock bits, the whole random
+ * field fresh (idgen.sub_millisecond_clock = off).
+ */
 void
-idgen_mono_next_now(idg_mono *st, const idg_mono_cfg *cfg, const idgen_time_span *span)
+idgen_mono_next_now(idg_mono *st, const idg_mono_cfg *cfg, const idgen_time_span *span,
+					bool clock_bits)
 {
 	uint32		sub_ns;
 	int64		now = (int64) idgen_clock_now(&sub_ns) - span->epoch_unix_ms;
+	idg_mono_cfg clock_cfg = idg_mono_cfg_for_clock(cfg, idgen_clock_res_ns());
+
+	if (!clock_bits)
+	{
+		clock_cfg.frac_bits = 0;
+		clock_cfg.whole_field = true;
+	}
 
 	if (now < 0 ||
-		idg_mono_next(st, cfg, (uint64) now, sub_ns, idgen_random_u64, NULL) != IDG_MONO_OK)
+		idg_mono_next(st, &clock_cfg, (uint64) now, sub_ns, idgen_random_u64, NULL) != IDG_MONO_OK)
 		idgen_clock_out_of_span(span);
 }
 

@@ -40,6 +40,19 @@ extern void publicid_init(void);
 
 /* the real-time clock in Unix milliseconds, and nanoseconds into that one */
 extern uint64 idgen_clock_now(uint32 *sub_ns);
+
+/*
+ * How many of IDGEN_FRAC_BITS the real-time clock resolves (clock_getres,
+ * asked once per process): a microsecond clock gives 9, a millisecond one 0.
+ */
+extern unsigned idgen_clock_frac_bits(void);
+extern uint64 idgen_clock_res_ns(void);
+
+/*
+ * idgen.sub_millisecond_clock: off leaves the whole random field of iuid,
+ * flaxid and DistributedId128 to chance, as their formats describe it.
+ */
+extern bool idgen_sub_ms_clock;
 extern uint64 idgen_clock_ms(void);
 
 /* A type's representable time span, in its own units since its own epoch. */
@@ -96,7 +109,7 @@ extern int	idgen_errdetail_bad_char(const char *input, size_t offset);
 
 /* generate the next id of a monotonic stream from the real-time clock */
 extern void idgen_mono_next_now(idg_mono *st, const idg_mono_cfg *cfg,
-								const idgen_time_span *span);
+								const idgen_time_span *span, bool clock_bits);
 extern void idgen_mono_next_at(idg_mono *st, const idg_mono_cfg *cfg,
 							   const idgen_time_span *span, TimestampTz at);
 

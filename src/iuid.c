@@ -19,7 +19,8 @@ static const idgen_time_span iuid_span = {
 };
 
 /*
- * 12 bits of sub-millisecond clock, then 42 random bits; 32-bit increments
+ * 12 bits of sub-millisecond clock (fewer on a coarser clock, none with
+ * idgen.sub_millisecond_clock = off), then 42 random bits; 32-bit increments
  * within one 1/4096 ms step leave room for about a thousand ids on average
  * (from a fresh field in the last step) before the
  * next millisecond is borrowed.
@@ -195,7 +196,7 @@ iuid_generate(PG_FUNCTION_ARGS)
 	unsigned	country = iuid_arg_byte(PG_GETARG_INT32(0), "country");
 	unsigned	entity = iuid_arg_byte(PG_GETARG_INT32(1), "entity");
 
-	idgen_mono_next_now(&iuid_state, &iuid_mono_cfg, &iuid_span);
+	idgen_mono_next_now(&iuid_state, &iuid_mono_cfg, &iuid_span, idgen_sub_ms_clock);
 	return iuid_make(&iuid_state, country, entity);
 }
 

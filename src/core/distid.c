@@ -327,27 +327,35 @@ distid128_pack(uint64_t ms, idg_u128 r75, uint8_t id[16])
  * DistributedId128Generator.CreateValues(): no leeway; on overflow within a
  * millisecond, sleep unless the clock went back by a second or more.
  *
- * One change for concurrent writers: the top DISTID128_FRAC_BITS of the 75
- * random bits (the 12 bits after the version nibble, where UUIDv7 keeps its
- * rand_a) carry the sub-millisecond clock fraction, and a later fraction in
- * the same millisecond takes fresh bits instead of an increment (RFC 9562
- * §6.2 method 3, as PostgreSQL 18's uuidv7()), so that ids of different
- * backends come out in real-time order.
+ * One change for concurrent writers: the top frac_bits of the 75 random bits
+ * (at most the 12 after the version nibble, where UUIDv7 keeps its rand_a;
+ * only as many as the clock resolves) carry the sub-millisecond fraction,
+ * and a later fraction in the same millisecond takes fresh bits instead of
+ * an increment (RFC 9562 §6.2 method 3, as PostgreSQL 18's uuidv7()), so
+ * that ids of different backends come out in real-time order.  With
+ * frac_bits 0 this is the reference's algorithm.
  */
 distid_gen_status
-distid128_next(distid128_gen *g, uint64_t now_ms, uint32_t sub_ns, idg_rand64_fn rnd,
-			   void *ctx, uint8_t id[16])
+distid128_next(distid128_gen *g, uint64_t now_ms, uint32_t sub_ns, unsigned frac_bits,
+			   idg_rand64_fn rnd, void *ctx, uint8_t id[16])
 {
-	uint64_t	frac = idg_mono_frac(sub_ns, DISTID128_FRAC_BITS);
+	unsigned	low = DISTID128_RAND_BITS - frac_bits;
+	uint64_t	frac = idg_mono_frac(sub_ns, frac_bits);
 	uint64_t	r = rnd(ctx);
-	uint64_t	hi = frac >> 1;
-	uint64_t	lo = (frac << 63) | (r & idg_mask(63));
+	idg_u128	fresh = ((idg_u128) frac << low) | (r & idg_mask(63));
+	uint64_t	hi;
+	uint64_t	lo;
 	uint64_t	ts = now_ms;
 	idg_u128	prev = ((idg_u128) g->prev_hi << 64) | g->prev_lo;
 
-	if ((hi | lo) == 0)
-		lo = 1;
-	if (ts < g->prev_ts || (ts == g->prev_ts && frac <= (uint64_t) (prev >> 63)))
+	/* a coarse clock leaves more than 63 bits to chance: draw again */
+	if (low > 63)
+		fresh |= (idg_u128) (rnd(ctx) & idg_mask(low - 63)) << 63;
+	if (fresh == 0)
+		fresh = 1;
+	hi = (uint64_t) (fresh >> 64);
+	lo = (uint64_t) fresh;
+	if (ts < g->prev_ts || (ts == g->prev_ts && frac <= (uint64_t) (prev >> low)))
 	{
 		uint64_t	inc = r & idg_mask(DISTID128_INC_BITS);
 		idg_u128	max75 = ((idg_u128) 1 << DISTID128_RAND_BITS) - 1;

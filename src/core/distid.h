@@ -79,7 +79,7 @@ extern distid_parse_status bigint_from_alphanumeric(const char *s, int64_t *out,
 
 /*
  * The reference generators.  Both return DISTID_SLEEP when the caller must
- * sleep 1 ms and call again; the random source is drawn once per call.
+ * sleep 1 ms and call again.
  */
 typedef enum distid_gen_status
 {
@@ -114,10 +114,12 @@ typedef struct distid128_gen
 extern void distid128_pack(uint64_t ms, idg_u128 r75, uint8_t id[16]);
 
 /*
- * now_ms: milliseconds since 1700-01-01Z, sub_ns: nanoseconds into it;
- * id is 16 big-endian bytes
+ * now_ms: milliseconds since 1700-01-01Z, sub_ns: nanoseconds into it, of
+ * which frac_bits (0 .. DISTID128_FRAC_BITS) are used; id is 16 big-endian
+ * bytes
  */
 extern distid_gen_status distid128_next(distid128_gen *g, uint64_t now_ms, uint32_t sub_ns,
-										idg_rand64_fn rnd, void *ctx, uint8_t id[16]);
+										unsigned frac_bits, idg_rand64_fn rnd, void *ctx,
+										uint8_t id[16]);
 
 #endif							/* IDGEN_CORE_DISTID_H */

@@ -6,7 +6,8 @@
  *
  * Rules (SPEC.md, common to the time-ordered types):
  *  - a fresh field is frac_bits of the sub-millisecond clock fraction on top
- *    of fresh random bits (with frac_bits = 0: random bits, top bit clear);
+ *    of fresh random bits (with frac_bits = 0: random bits, top bit clear
+ *    unless whole_field);
  *  - a new millisecond takes a fresh field;
  *  - in the same millisecond a fresh field is taken if it is greater than the
  *    last one (the sub-millisecond clock moved on), otherwise the last field
@@ -36,6 +37,7 @@ typedef struct idg_mono_cfg
 	unsigned	inc_bits;		/* increments are 1 .. 2^inc_bits */
 	uint64_t	max_ms;			/* largest representable millisecond */
 	uint64_t	back_leeway_ms; /* how far back the clock may go and be ignored */
+	bool		whole_field;	/* frac_bits = 0: the top bit random too */
 } idg_mono_cfg;
 
 typedef struct idg_mono
@@ -43,6 +45,7 @@ typedef struct idg_mono
 	bool		valid;			/* false until the first id */
 	uint64_t	ms;				/* millisecond of the last id */
 	uint64_t	rand;			/* random field of the last id */
+	uint64_t	at_ms;			/* backfill: the millisecond the walk began in */
 } idg_mono;
 
 typedef enum idg_mono_status
@@ -70,9 +73,23 @@ idg_mono_frac(uint32_t sub_ns, unsigned bits)
 }
 
 /*
- * Next id for a given millisecond (backfill): the id always carries at_ms.
- * Consecutive calls for the same millisecond increase; on overflow, or for a
- * different millisecond, the random field is fresh.
+ * How many bits of the sub-millisecond fraction a clock of resolution res_ns
+ * tells apart, at most max_bits: the largest b with 2^b steps of at least
+ * res_ns each in a millisecond (0 for a millisecond clock).  Bits beyond
+ * that would repeat across backends instead of carrying randomness.
+ */
+extern unsigned idg_clock_frac_bits(uint64_t res_ns, unsigned max_bits);
+
+/* cfg with no more clock bits than a clock of resolution res_ns resolves */
+extern idg_mono_cfg idg_mono_cfg_for_clock(const idg_mono_cfg *cfg, uint64_t res_ns);
+
+/*
+ * Next id for a given millisecond (backfill).  Consecutive calls for the same
+ * millisecond continue one walk and strictly increase; on overflow the next
+ * millisecond is borrowed, as in live generation, so an id may carry a
+ * millisecond or two after at_ms.  A millisecond outside the current walk
+ * (before the one it began in, or after the last borrowed one) takes a fresh
+ * random field there.
  */
 extern idg_mono_status idg_mono_next_at(idg_mono *st, const idg_mono_cfg *cfg,
 										uint64_t at_ms, idg_rand64_fn rnd, void *ctx);

@@ -94,12 +94,49 @@ script_rand(void *ctx)
 	return v;
 }
 
+/*
+ * Backfill (idg_mono_next_at): a millisecond the current walk covers
+ * continues it, strictly increasing, whatever the overflows; any other
+ * starts a walk there.
+ */
+static void
+fuzz_backfill(script *sc)
+{
+	/* 8 bits and increments of 1..16: a walk overflows after about 15 ids */
+	idg_mono_cfg cfg_ = {.rand_bits = 8, .inc_bits = 4, .max_ms = 1u << 30,
+	.back_leeway_ms = 1000};
+	const idg_mono_cfg *cfg = &cfg_;
+	idg_mono	st = {0};
+	uint64_t	at = 1u << 20;
+
+	while (sc->left >= 2)
+	{
+		idg_mono	prev = st;
+		uint8_t		step = *sc->p++;
+
+		sc->left--;
+		/* mostly the same millisecond, so that walks overflow and borrow */
+		if ((step & 31) == 0)
+			at -= step >> 5;
+		else if ((step & 31) == 1)
+			at += step >> 5;
+		if (idg_mono_next_at(&st, cfg, at, script_rand, sc) != IDG_MONO_OK)
+			return;
+		if (prev.valid && at >= prev.at_ms && at <= prev.ms)
+			CHECK(st.ms > prev.ms || (st.ms == prev.ms && st.rand > prev.rand));
+		else
+			CHECK(st.ms == at && st.at_ms == at && st.rand < 0x80);
+		CHECK(st.ms >= at && st.rand <= 0xFF);
+	}
+}
+
 static void
 fuzz_generator(const uint8_t *data, size_t size)
 {
 	/*
 	 * A small random field so that overflow and borrowing happen often; the
-	 * first byte picks 0 or 4 bits of sub-millisecond clock fraction.
+	 * first byte picks 0 or 4 bits of sub-millisecond clock fraction, or
+	 * backfill.
 	 */
 	idg_mono_cfg cfg = {.rand_bits = 12, .inc_bits = 4, .max_ms = 1u << 30,
 	.back_leeway_ms = 1000};
@@ -110,6 +147,13 @@ fuzz_generator(const uint8_t *data, size_t size)
 
 	if (sc.left < 1)
 		return;
+	if (*sc.p & 2)
+	{
+		sc.p++;
+		sc.left--;
+		fuzz_backfill(&sc);
+		return;
+	}
 	cfg.frac_bits = (*sc.p++ & 1) ? 4 : 0;
 	sc.left--;
 	while (sc.left >= 3)

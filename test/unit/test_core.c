@@ -673,7 +673,7 @@ test_distid128_frac_orders_backends(void **state)
 			ms++;
 			ns -= 1000000;
 		}
-		assert_int_equal(distid128_next(&g[b], ms, ns, rng_splitmix, &seeds[b], id),
+		assert_int_equal(distid128_next(&g[b], ms, ns, 12, rng_splitmix, &seeds[b], id),
 						 DISTID_GEN_OK);
 		/* every call is a later fraction: fresh, the fraction in the 12 bits after the version */
 		assert_true((idg_load_be64(id) >> 16) == ms);
@@ -683,6 +683,179 @@ test_distid128_frac_orders_backends(void **state)
 		if (i > 0 && memcmp(id, prev, 16) <= 0)
 			fail_msg("DistributedId128 %d of generator %d not after the previous one", i, b);
 		memcpy(prev, id, 16);
+	}
+}
+
+/* ---------- coarse clocks ---------- */
+
+static uint64_t
+rng_a(void *ctx)
+{
+	(void) ctx;
+	return UINT64_C(0xAAAAAAAAAAAAAAAA);
+}
+
+static uint64_t
+rng_5(void *ctx)
+{
+	(void) ctx;
+	return UINT64_C(0x5555555555555555);
+}
+
+static int
+popcount128(idg_u128 v)
+{
+	return __builtin_popcountll((uint64_t) v) + __builtin_popcountll((uint64_t) (v >> 64));
+}
+
+/* a fake clock of resolution res_ns: nanoseconds into the millisecond it reads at t_ns */
+static uint32_t
+coarse_sub_ns(uint64_t t_ns, uint64_t res_ns)
+{
+	return (uint32_t) ((t_ns - t_ns % res_ns) % IDG_NS_PER_MS);
+}
+
+/*
+ * A clock of resolution res tells 2^b steps of a millisecond apart when
+ * 10^6 / 2^b >= res (computed by hand: 10^6/4096 = 244.1, /512 = 1953.1,
+ * /1024 = 976.6, /2 = 500000).
+ */
+static void
+test_clock_frac_bits(void **state)
+{
+	(void) state;
+	assert_int_equal(idg_clock_frac_bits(1, 12), 12);
+	assert_int_equal(idg_clock_frac_bits(0, 12), 12);
+	assert_int_equal(idg_clock_frac_bits(244, 12), 12);
+	assert_int_equal(idg_clock_frac_bits(245, 12), 11);
+	assert_int_equal(idg_clock_frac_bits(976, 12), 10);
+	assert_int_equal(idg_clock_frac_bits(977, 12), 9);
+	assert_int_equal(idg_clock_frac_bits(1000, 12), 9);
+	assert_int_equal(idg_clock_frac_bits(1953, 12), 9);
+	assert_int_equal(idg_clock_frac_bits(1954, 12), 8);
+	assert_int_equal(idg_clock_frac_bits(500000, 12), 1);
+	assert_int_equal(idg_clock_frac_bits(500001, 12), 0);
+	assert_int_equal(idg_clock_frac_bits(1000000, 12), 0);
+	assert_int_equal(idg_clock_frac_bits(15625000, 12), 0);
+	assert_int_equal(idg_clock_frac_bits(1, 4), 4);
+}
+
+/*
+ * On fake ns, us and ms clocks: every fraction value the configuration
+ * keeps is reachable by some clock reading (no bit repeats across backends
+ * for want of resolution), and the bits below it are the random source's:
+ * iuid keeps 42, 45 and 53 (a field without fraction keeps its top bit
+ * clear), DistributedId128 63, 66 and 75.
+ */
+static void
+test_mono_coarse_clock(void **state)
+{
+	static const struct
+	{
+		uint64_t	res_ns;
+		unsigned	bits;
+		int			iuid_random;
+		int			distid128_random;
+	}			clocks[] = {{1, 12, 42, 63}, {1000, 9, 45, 66}, {1000000, 0, 53, 75}};
+
+	(void) state;
+	for (int c = 0; c < 3; c++)
+	{
+		uint64_t	res = clocks[c].res_ns;
+		idg_mono_cfg cfg = idg_mono_cfg_for_clock(&iuid_frac_cfg, res);
+		unsigned	fb = idg_clock_frac_bits(res, DISTID128_FRAC_BITS);
+		static bool seen[4096];
+		idg_mono	a = {0},
+					b = {0};
+		distid128_gen ga = {0},
+					gb = {0};
+		uint8_t		ida[16],
+					idb[16];
+		idg_u128	ra,
+					rb;
+		unsigned	nseen = 0;
+
+		assert_int_equal(cfg.frac_bits, clocks[c].bits);
+		assert_int_equal(fb, clocks[c].bits);
+		memset(seen, 0, sizeof(seen));
+		for (uint64_t t = 0; t < IDG_NS_PER_MS; t += 7)
+		{
+			uint64_t	f = idg_mono_frac(coarse_sub_ns(t, res), cfg.frac_bits);
+
+			nseen += !seen[f];
+			seen[f] = true;
+		}
+		assert_int_equal(nseen, 1u << cfg.frac_bits);
+
+		/* two fresh fields at one reading differ in exactly the random bits */
+		assert_int_equal(idg_mono_next(&a, &cfg, 1000, coarse_sub_ns(1234567, res), rng_a, NULL),
+						 IDG_MONO_OK);
+		assert_int_equal(idg_mono_next(&b, &cfg, 1000, coarse_sub_ns(1234567, res), rng_5, NULL),
+						 IDG_MONO_OK);
+		assert_int_equal(popcount128(a.rand ^ b.rand), clocks[c].iuid_random);
+
+		assert_int_equal(distid128_next(&ga, 1000, coarse_sub_ns(1234567, res), fb, rng_a, NULL,
+										ida), DISTID_GEN_OK);
+		assert_int_equal(distid128_next(&gb, 1000, coarse_sub_ns(1234567, res), fb, rng_5, NULL,
+										idb), DISTID_GEN_OK);
+		ra = ((idg_u128) (idg_load_be64(ida) & 0xFFF) << 63) | (idg_load_be64(ida + 8) & idg_mask(63));
+		rb = ((idg_u128) (idg_load_be64(idb) & 0xFFF) << 63) | (idg_load_be64(idb + 8) & idg_mask(63));
+		assert_int_equal(popcount128(ra ^ rb), clocks[c].distid128_random);
+		assert_int_equal(ida[8] >> 7, 0);
+		assert_int_equal(ida[6] >> 4, 7);
+	}
+}
+
+/* no clock bits by choice (idgen.sub_millisecond_clock = off): all 54 bits random */
+static void
+test_mono_whole_field(void **state)
+{
+	idg_mono_cfg cfg = iuid_frac_cfg;
+	idg_mono	a = {0},
+				b = {0};
+
+	(void) state;
+	cfg.frac_bits = 0;
+	cfg.whole_field = true;
+	assert_int_equal(idg_mono_next(&a, &cfg, 1000, 999999, rng_a, NULL), IDG_MONO_OK);
+	assert_int_equal(idg_mono_next(&b, &cfg, 1000, 999999, rng_5, NULL), IDG_MONO_OK);
+	assert_int_equal(popcount128(a.rand ^ b.rand), IUID_RAND_BITS);
+	/* a fresh field at the very top: the next id borrows a millisecond */
+	a = (idg_mono) {0};
+	assert_int_equal(idg_mono_next(&a, &cfg, 1000, 0, rng_ones, NULL), IDG_MONO_OK);
+	assert_true(a.ms == 1000 && a.rand == IUID_MAX_RAND);
+	assert_int_equal(idg_mono_next(&a, &cfg, 1000, 0, rng_zero, NULL), IDG_MONO_OK);
+	assert_true(a.ms == 1001 && a.rand == 0);
+}
+
+/*
+ * 4 backends on a microsecond clock, readings a 1/512 ms step (1953.1 ns)
+ * or more apart (3 us of true time): still in real-time order
+ */
+static void
+test_mono_coarse_clock_orders_backends(void **state)
+{
+	idg_mono_cfg cfg = idg_mono_cfg_for_clock(&iuid_frac_cfg, 1000);
+	idg_mono	st[4] = {{0}};
+	uint64_t	seeds[4] = {5, 6, 7, 8};
+	uint64_t	walk = 78;
+	uint64_t	t = UINT64_C(5000) * IDG_NS_PER_MS;
+	uint64_t	pms = 0,
+				prand = 0;
+
+	(void) state;
+	for (int i = 0; i < 100000; i++)
+	{
+		uint64_t	r = rng_splitmix(&walk);
+		int			b = (int) (r % 4);
+
+		t += 3000 + (r >> 8) % 5000;
+		assert_int_equal(idg_mono_next(&st[b], &cfg, t / IDG_NS_PER_MS, coarse_sub_ns(t, 1000),
+									   rng_splitmix, &seeds[b]), IDG_MONO_OK);
+		if (i > 0 && !after(&st[b], pms, prand))
+			fail_msg("id %d of backend %d is not after the previous id of any backend", i, b);
+		pms = st[b].ms;
+		prand = st[b].rand;
 	}
 }
 
@@ -703,13 +876,66 @@ test_mono_backfill(void **state)
 	/* an earlier millisecond is honoured, never moved */
 	assert_int_equal(idg_mono_next_at(&st, &iuid_cfg, 10, rng_splitmix, &seed), IDG_MONO_OK);
 	assert_true(st.ms == 10);
-	/* overflow does not borrow: the id must carry the requested time */
+	/* overflow borrows the next millisecond, as live generation does */
 	st.rand = IUID_MAX_RAND;
 	assert_int_equal(idg_mono_next_at(&st, &iuid_cfg, 10, rng_ones, NULL), IDG_MONO_OK);
-	assert_true(st.ms == 10 && st.rand == (UINT64_C(1) << 53) - 1);
+	assert_true(st.ms == 11 && st.rand == (UINT64_C(1) << 53) - 1);
+	/* the walk's own milliseconds continue it, in the borrowed one */
+	prand = st.rand;
+	assert_int_equal(idg_mono_next_at(&st, &iuid_cfg, 10, rng_zero, NULL), IDG_MONO_OK);
+	assert_true(st.ms == 11 && st.rand == prand + 1);
+	assert_int_equal(idg_mono_next_at(&st, &iuid_cfg, 11, rng_zero, NULL), IDG_MONO_OK);
+	assert_true(st.ms == 11 && st.rand == prand + 2);
+	/* a millisecond outside the walk starts afresh there */
+	assert_int_equal(idg_mono_next_at(&st, &iuid_cfg, 12, rng_zero, NULL), IDG_MONO_OK);
+	assert_true(st.ms == 12 && st.rand == 0);
+	assert_int_equal(idg_mono_next_at(&st, &iuid_cfg, 11, rng_zero, NULL), IDG_MONO_OK);
+	assert_true(st.ms == 11 && st.rand == 0);
 	assert_int_equal(idg_mono_next_at(&st, &iuid_cfg, IUID_MAX_MS + 1, rng_ones, NULL),
 					 IDG_MONO_TIME_RANGE);
-	assert_true(st.ms == 10);
+	assert_true(st.ms == 11);
+	/* borrowing past the last millisecond is out of range, state unchanged */
+	st = (idg_mono) {.valid = true, .ms = IUID_MAX_MS, .rand = IUID_MAX_RAND, .at_ms = IUID_MAX_MS};
+	assert_int_equal(idg_mono_next_at(&st, &iuid_cfg, IUID_MAX_MS, rng_ones, NULL),
+					 IDG_MONO_TIME_RANGE);
+	assert_true(st.ms == IUID_MAX_MS && st.rand == IUID_MAX_RAND);
+}
+
+/*
+ * A backfill of one millisecond (INSERT ... SELECT ... now()): 12M ids for
+ * one `at`.  Increments average 2^31 and a fresh field starts below 2^53, so
+ * a 54-bit walk overflows after 4.2M to 8.4M ids; 12M ids overflow at least
+ * once.  Every id must be strictly after its predecessor (so none repeats),
+ * in the requested millisecond or one borrowed just after it.
+ */
+#define BACKFILL_IDS 12000000
+
+static void
+test_mono_backfill_one_ms(void **state)
+{
+	uint64_t	seed = 19;
+	idg_mono	st = {0};
+	uint64_t	pms;
+	uint64_t	prand;
+	long		borrowed = 0;
+
+	(void) state;
+	assert_int_equal(idg_mono_next_at(&st, &iuid_frac_cfg, 5000, rng_splitmix, &seed),
+					 IDG_MONO_OK);
+	for (long i = 1; i < BACKFILL_IDS; i++)
+	{
+		pms = st.ms;
+		prand = st.rand;
+		assert_int_equal(idg_mono_next_at(&st, &iuid_frac_cfg, 5000, rng_splitmix, &seed),
+						 IDG_MONO_OK);
+		if (!after(&st, pms, prand))
+			fail_msg("id %ld (%llu, %llx) is not after (%llu, %llx)", i,
+					 (unsigned long long) st.ms, (unsigned long long) st.rand,
+					 (unsigned long long) pms, (unsigned long long) prand);
+		borrowed += st.ms != pms;
+	}
+	/* the walk did overflow, and borrowed only a few milliseconds */
+	assert_true(borrowed >= 1 && st.ms - 5000 <= 3);
 }
 
 /* ---------- base36id ---------- */
@@ -1215,7 +1441,7 @@ test_distid128_gen(void **state)
 		uint8_t		id[16];
 		distid_gen_status st;
 
-		while ((st = distid128_next(&g, c.now, 0, rng_splitmix, &c.seed, id)) == DISTID_GEN_SLEEP)
+		while ((st = distid128_next(&g, c.now, 0, 12, rng_splitmix, &c.seed, id)) == DISTID_GEN_SLEEP)
 		{
 			c.sleeps++;
 			c.now++;
@@ -1231,6 +1457,80 @@ test_distid128_gen(void **state)
 	assert_int_equal(c.sleeps, 0);
 }
 
+/*
+ * How often DistributedId128 sleeps, on a simulated clock that advances a
+ * fixed number of ns per id (and 1 ms per sleep): the rate limit in practice.
+ * A fresh R at 1/4096 step f of a millisecond is f * 2^63 plus 63 random
+ * bits, so a walk has about (4096 - f) * 64 increments of room on average;
+ * in the last step only what is left of one 2^63 block, which a few ids can
+ * use up: the sleeps fall at the end of a millisecond.  Without clock bits
+ * (a millisecond clock) the room is the reference's, 2^74/2^57 = 131072 ids
+ * per millisecond on average.
+ */
+static long
+distid128_sleeps(uint64_t ns_per_id, uint64_t res_ns, long ids, uint64_t seed,
+				 uint32_t *earliest_sleep_ns)
+{
+	distid128_gen g = {0};
+	unsigned	fb = idg_clock_frac_bits(res_ns, DISTID128_FRAC_BITS);
+	uint64_t	t = UINT64_C(10210557583916) * IDG_NS_PER_MS + 123456;
+	long		sleeps = 0;
+	uint8_t		id[16],
+				prev[16] = {0};
+
+	*earliest_sleep_ns = IDG_NS_PER_MS;
+	for (long i = 0; i < ids; i++)
+	{
+		while (distid128_next(&g, t / IDG_NS_PER_MS, coarse_sub_ns(t, res_ns), fb,
+							  rng_splitmix, &seed, id) == DISTID_GEN_SLEEP)
+		{
+			sleeps++;
+			if (t % IDG_NS_PER_MS < *earliest_sleep_ns)
+				*earliest_sleep_ns = t % IDG_NS_PER_MS;
+			t += IDG_NS_PER_MS;
+		}
+		assert_true(memcmp(id, prev, 16) > 0);
+		memcpy(prev, id, 16);
+		t += ns_per_id;
+	}
+	return sleeps;
+}
+
+/* ids per simulated run; larger for a figure: -DDISTID128_RATE_IDS=200000000L */
+#ifndef DISTID128_RATE_IDS
+#define DISTID128_RATE_IDS 2000000
+#endif
+
+static void
+test_distid128_rate(void **state)
+{
+	long		n = DISTID128_RATE_IDS;
+	long		paced,
+				paced_ref,
+				fast,
+				ms_clock;
+	uint32_t	at,
+				at_other;
+
+	(void) state;
+	/* at about the measured cost of an id (55 ns, README), clock bits or not */
+	paced = distid128_sleeps(50, 1, n, 31, &at);
+	paced_ref = distid128_sleeps(50, IDG_NS_PER_MS, n, 34, &at_other);
+	/* at 1 ns per id */
+	fast = distid128_sleeps(1, 1, n, 32, &at_other);
+	ms_clock = distid128_sleeps(1, IDG_NS_PER_MS, n, 33, &at_other);
+	print_message("distid128: at 50 ns per id %.1f sleeps per second of clock (none before "
+				  "%u ns into a ms), %.1f without clock bits; at 1 ns per id %.0f ids per "
+				  "sleep, %.0f without clock bits\n",
+				  paced * 1e9 / (n * 50.0), at, paced_ref * 1e9 / (n * 50.0),
+				  (double) n / fast, (double) n / ms_clock);
+	/* paced: a few sleeps, all in the last 1 % of a millisecond */
+	assert_true(paced > 0 && paced * 1e9 / (n * 50.0) < 200 && at >= 990000);
+	/* at 1 ns per id the clock bits leave less room than the reference's */
+	assert_true(fast > 0 && n / fast < 131072);
+	assert_true(ms_clock > 0 && n / ms_clock > 65536 && n / ms_clock < 262144);
+}
+
 static void
 test_distid128_gen_overflow(void **state)
 {
@@ -1239,14 +1539,14 @@ test_distid128_gen_overflow(void **state)
 	uint8_t		id[16];
 
 	(void) state;
-	assert_int_equal(distid128_next(&g, 1000, 999999, rng_ones, NULL, id), DISTID_GEN_OK);
+	assert_int_equal(distid128_next(&g, 1000, 999999, 12, rng_ones, NULL, id), DISTID_GEN_OK);
 	assert_true(g.prev_hi == 0x7FF && g.prev_lo == UINT64_MAX);
-	assert_int_equal(distid128_next(&g, 1000, 999999, rng_ones, NULL, id), DISTID_GEN_SLEEP);
-	assert_int_equal(distid128_next(&g, 1000 - 999, 999999, rng_ones, NULL, id), DISTID_GEN_SLEEP);
+	assert_int_equal(distid128_next(&g, 1000, 999999, 12, rng_ones, NULL, id), DISTID_GEN_SLEEP);
+	assert_int_equal(distid128_next(&g, 1000 - 999, 999999, 12, rng_ones, NULL, id), DISTID_GEN_SLEEP);
 	/* the clock a second or more behind: follow it */
-	assert_int_equal(distid128_next(&g, 1000 - 1000, 999999, rng_ones, NULL, id), DISTID_GEN_OK);
+	assert_int_equal(distid128_next(&g, 1000 - 1000, 999999, 12, rng_ones, NULL, id), DISTID_GEN_OK);
 	assert_true(g.prev_ts == 0);
-	assert_int_equal(distid128_next(&g, 1001, 999999, rng_ones, NULL, id), DISTID_GEN_OK);
+	assert_int_equal(distid128_next(&g, 1001, 999999, 12, rng_ones, NULL, id), DISTID_GEN_OK);
 	assert_true(g.prev_ts == 1001);
 }
 
@@ -1555,7 +1855,12 @@ main(void)
 		cmocka_unit_test(test_mono_frac_layout),
 		cmocka_unit_test(test_mono_frac_orders_backends),
 		cmocka_unit_test(test_mono_frac_frozen_and_borrow),
+		cmocka_unit_test(test_clock_frac_bits),
+		cmocka_unit_test(test_mono_coarse_clock),
+		cmocka_unit_test(test_mono_whole_field),
+		cmocka_unit_test(test_mono_coarse_clock_orders_backends),
 		cmocka_unit_test(test_mono_backfill),
+		cmocka_unit_test(test_mono_backfill_one_ms),
 		cmocka_unit_test(test_b36_vectors),
 		cmocka_unit_test(test_b36_order_roundtrip),
 		cmocka_unit_test(test_b36_parse_errors),
@@ -1573,6 +1878,7 @@ main(void)
 		cmocka_unit_test(test_distid128_pack),
 		cmocka_unit_test(test_distid128_gen),
 		cmocka_unit_test(test_distid128_gen_overflow),
+		cmocka_unit_test(test_distid128_rate),
 		cmocka_unit_test(test_distid128_frac_orders_backends),
 		cmocka_unit_test(test_pubid_layouts),
 		cmocka_unit_test(test_pubid_guid_order),
