@@ -107,15 +107,16 @@ CREATE TEMP TABLE bin_in (v base36id);
 DO $$
 BEGIN
 	EXECUTE format('COPY (SELECT v FROM many) TO %L WITH (FORMAT binary)',
-	               '/tmp/idgen_regress_b36_' || pg_backend_pid() || '.bin');
+	               regress.binfile('b36_'));
 	EXECUTE format('COPY bin_in FROM %L WITH (FORMAT binary)',
-	               '/tmp/idgen_regress_b36_' || pg_backend_pid() || '.bin');
+	               regress.binfile('b36_'));
 	EXECUTE format('COPY (SELECT -5::bigint) TO %L WITH (FORMAT binary)',
-	               '/tmp/idgen_regress_b36_' || pg_backend_pid() || '.bin');
+	               regress.binfile('b36_'));
 END $$;
 SELECT (SELECT array_agg(v ORDER BY v) FROM bin_in) = (SELECT array_agg(v ORDER BY v) FROM many) AS binary_roundtrip;
 SELECT regress.err(format('COPY bin_in FROM %L WITH (FORMAT binary)',
-                          '/tmp/idgen_regress_b36_' || pg_backend_pid() || '.bin'));
+                          regress.binfile('b36_')));
+SELECT regress.rm(regress.binfile('b36_'));
 
 --
 -- the worker setting: -1 (unset) unless configured, not settable by a session

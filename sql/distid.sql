@@ -234,16 +234,17 @@ CREATE TEMP TABLE bin_in (id distid);
 DO $$
 BEGIN
 	EXECUTE format('COPY (SELECT id FROM many) TO %L WITH (FORMAT binary)',
-	               '/tmp/idgen_regress_distid_' || pg_backend_pid() || '.bin');
+	               regress.binfile('distid_'));
 	EXECUTE format('COPY bin_in FROM %L WITH (FORMAT binary)',
-	               '/tmp/idgen_regress_distid_' || pg_backend_pid() || '.bin');
+	               regress.binfile('distid_'));
 	-- 12 bytes of 0xff: above 10^28-1
 	EXECUTE format('COPY (SELECT %L::bytea) TO %L WITH (FORMAT binary)', '\xffffffffffffffffffffffff',
-	               '/tmp/idgen_regress_distid_' || pg_backend_pid() || '.bin');
+	               regress.binfile('distid_'));
 END $$;
 SELECT (SELECT array_agg(id ORDER BY id) FROM bin_in) = (SELECT array_agg(id ORDER BY id) FROM many) AS binary_roundtrip;
 SELECT regress.err(format('COPY bin_in FROM %L WITH (FORMAT binary)',
-                          '/tmp/idgen_regress_distid_' || pg_backend_pid() || '.bin'));
+                          regress.binfile('distid_')));
+SELECT regress.rm(regress.binfile('distid_'));
 
 SET client_min_messages = warning;
 DROP EXTENSION idgen CASCADE;

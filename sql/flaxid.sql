@@ -132,11 +132,12 @@ CREATE TEMP TABLE bin_in (id flaxid);
 DO $$
 BEGIN
 	EXECUTE format('COPY (SELECT id FROM many) TO %L WITH (FORMAT binary)',
-	               '/tmp/idgen_regress_flaxid_' || pg_backend_pid() || '.bin');
+	               regress.binfile('flaxid_'));
 	EXECUTE format('COPY bin_in FROM %L WITH (FORMAT binary)',
-	               '/tmp/idgen_regress_flaxid_' || pg_backend_pid() || '.bin');
+	               regress.binfile('flaxid_'));
 END $$;
 SELECT (SELECT array_agg(id ORDER BY id) FROM bin_in) = (SELECT array_agg(id ORDER BY id) FROM many) AS binary_roundtrip;
+SELECT regress.rm(regress.binfile('flaxid_'));
 
 SET client_min_messages = warning;
 DROP EXTENSION idgen CASCADE;

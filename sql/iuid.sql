@@ -273,17 +273,18 @@ CREATE TEMP TABLE bin_in (id iuid);
 DO $$
 BEGIN
 	EXECUTE format('COPY (SELECT id FROM some_ids) TO %L WITH (FORMAT binary)',
-	               '/tmp/idgen_regress_' || pg_backend_pid() || '.bin');
+	               regress.binfile(''));
 	EXECUTE format('COPY bin_in FROM %L WITH (FORMAT binary)',
-	               '/tmp/idgen_regress_' || pg_backend_pid() || '.bin');
+	               regress.binfile(''));
 	-- a uuid of version 4, read as iuid, fails the same checks as text
 	EXECUTE format('COPY (SELECT %L::uuid) TO %L WITH (FORMAT binary)',
 	               'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11',
-	               '/tmp/idgen_regress_' || pg_backend_pid() || '.bin');
+	               regress.binfile(''));
 END $$;
 SELECT (SELECT array_agg(id ORDER BY id) FROM bin_in) = (SELECT array_agg(id ORDER BY id) FROM some_ids) AS binary_roundtrip;
 SELECT regress.err(format('COPY bin_in FROM %L WITH (FORMAT binary)',
-                          '/tmp/idgen_regress_' || pg_backend_pid() || '.bin'));
+                          regress.binfile('')));
+SELECT regress.rm(regress.binfile(''));
 
 --
 -- range partitioning by month on iuid_from_timestamp bounds

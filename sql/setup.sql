@@ -16,6 +16,14 @@ EXCEPTION WHEN OTHERS THEN
 	RETURN SQLSTATE || ': ' || SQLERRM || coalesce(' | ' || nullif(detail, ''), '')
 	       || coalesce(' | HINT: ' || nullif(hint, ''), '');
 END $$;
+-- a scratch file for binary COPY in the server's own data directory (never a
+-- shared place), and its removal (COPY TO PROGRAM writes nothing to rm)
+CREATE FUNCTION regress.binfile(tag text) RETURNS text LANGUAGE sql AS
+$$ SELECT current_setting('data_directory') || '/idgen_regress_' || tag || pg_backend_pid() || '.bin' $$;
+CREATE FUNCTION regress.rm(path text) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE format('COPY (SELECT 1 WHERE false) TO PROGRAM %L', 'cat >/dev/null; rm -f ' || quote_literal(path));
+END $$;
 SELECT regress.err('SELECT 1/0');
 -- ids made just after a sleep (so each is the first of its millisecond)
 -- whose sub-millisecond clock bits (12, in 1/4096 ms) are not between the
