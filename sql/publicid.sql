@@ -200,13 +200,13 @@ SELECT regress.write_key_file('idgen_regress.keys', ARRAY['# nothing yet', '']);
 SELECT regress.err($$SELECT public_id_to_uuid('30322474-a954-ffa9-941c-6f038afe4ff1')$$);
 -- readable by others: refused, as PostgreSQL refuses such an SSL key file
 SELECT regress.write_key_file('idgen_regress.keys', ARRAY['AAECAwQFBgcICQoLDA0ODw==']);
-COPY (SELECT) TO PROGRAM 'chmod 0640 idgen_regress.keys';
+COPY (SELECT) TO PROGRAM 'cat >/dev/null; chmod 0640 idgen_regress.keys';
 \c
 SELECT regress.err($$SELECT public_id(1::bigint)$$);
-COPY (SELECT) TO PROGRAM 'chmod 0604 idgen_regress.keys';
+COPY (SELECT) TO PROGRAM 'cat >/dev/null; chmod 0604 idgen_regress.keys';
 \c
 SELECT regress.err($$SELECT * FROM public_id_keys()$$);
-COPY (SELECT) TO PROGRAM 'chmod 0400 idgen_regress.keys';
+COPY (SELECT) TO PROGRAM 'cat >/dev/null; chmod 0400 idgen_regress.keys';
 \c
 -- vector: openssl enc -aes-128-ecb -nopad
 SELECT public_id(1::bigint) = 'd3802c5f-d352-fce8-b4ae-a438188d77c8' AS owner_only_is_fine;
@@ -221,7 +221,7 @@ ALTER SYSTEM RESET idgen.public_id_key_file;
 SELECT pg_reload_conf();
 \c
 SHOW idgen.public_id_key_file;
-COPY (SELECT) TO PROGRAM 'rm -f idgen_regress.keys';
+COPY (SELECT) TO PROGRAM 'cat >/dev/null; rm -f idgen_regress.keys';
 DROP FUNCTION regress.write_key_file(text, text[]);
 DROP FUNCTION regress.fingerprint(text);
 

@@ -17,7 +17,8 @@ EXCEPTION WHEN OTHERS THEN
 	       || coalesce(' | HINT: ' || nullif(hint, ''), '');
 END $$;
 -- a scratch file for binary COPY in the server's own data directory (never a
--- shared place), and its removal (COPY TO PROGRAM writes nothing to rm)
+-- shared place), and its removal; a program run by COPY TO PROGRAM reads its
+-- input, or COPY may write into a closed pipe ("could not close pipe")
 CREATE FUNCTION regress.binfile(tag text) RETURNS text LANGUAGE sql AS
 $$ SELECT current_setting('data_directory') || '/idgen_regress_' || tag || pg_backend_pid() || '.bin' $$;
 CREATE FUNCTION regress.rm(path text) RETURNS void LANGUAGE plpgsql AS $$
