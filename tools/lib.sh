@@ -81,6 +81,8 @@ idgen_workdir() {
 
 idgen_cleanup() {
 	local rc=$?
+	# a background build still running (idgen_pg_prebuild): its whole group
+	if [ -n "${IDGEN_PREBUILD_PID:-}" ]; then kill -- -"$IDGEN_PREBUILD_PID" 2>/dev/null || true; fi
 	[ -n "${PGDATA:-}" ] && [ -f "$PGDATA/postmaster.pid" ] &&
 		as_server "$PG_BIN/pg_ctl" -D "$PGDATA" -m immediate stop >/dev/null 2>&1 || true
 	if [ "${IDGEN_KEEP:-0}" = 1 ]; then
@@ -89,6 +91,24 @@ idgen_cleanup() {
 		rm -rf "$IDGEN_TOP"
 	fi
 	return $rc
+}
+
+# idgen_pg_prebuild MAJOR...: build the servers of those majors that are not
+# in the cache yet in the background, at the lowest CPU and I/O priority,
+# while other work runs; idgen_pg_select of such a major then waits for its
+# build through the per-major lock (and builds it itself if this one
+# failed).  Log in $IDGEN_TOP/prebuild.log.  Needs idgen_workdir.
+idgen_pg_prebuild() {
+	local v todo=()
+	for v in "$@"; do
+		[ "$v" = "$IDGEN_PG_DEBIAN" ] || [ -f "$IDGEN_PG_CACHE/$v/.idgen-built" ] || todo+=("$v")
+	done
+	[ ${#todo[@]} -gt 0 ] || return 0
+	idgen_deps "${IDGEN_PG_BUILD_PACKAGES[@]}" || return 0
+	say "building PostgreSQL ${todo[*]} in the background (log: $IDGEN_TOP/prebuild.log)"
+	IDGEN_PG_CACHE=$IDGEN_PG_CACHE setsid nice -n 19 ionice -c 3 \
+		bash "$IDGEN_ROOT/tools/pgbuild.sh" "${todo[@]}" >"$IDGEN_TOP/prebuild.log" 2>&1 </dev/null &
+	IDGEN_PREBUILD_PID=$!
 }
 
 # idgen_pg_select MAJOR: build against and run PostgreSQL MAJOR from now on
