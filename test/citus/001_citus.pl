@@ -1,0 +1,281 @@
+# idgen on a Citus cluster: a coordinator and two workers on loopback, each
+# with shared_preload_libraries = 'citus,idgen' and its own idgen.worker_id
+# (coordinator 1, workers 2 and 3).  Run by tools/test.sh's citus suite
+# (PostgreSQL 17 and 18, Citus 14.0.1 from tools/citusbuild.sh).
+#
+# Checked: CREATE EXTENSION idgen and ALTER EXTENSION idgen UPDATE reach
+# every node; idgen_check_worker_ids() finds every node's worker id, names
+# nodes that share one or have none, and (with dblink) checks nodes by
+# connection string; each type as a hash distribution column takes
+# single-row and multi-row inserts, COPY and both kinds of INSERT ... SELECT
+# with unique ids, and WHERE id = ... is a one-shard router query; where a
+# base36id DEFAULT runs shows in its worker id; partitions that
+# idgen_create_partitions adds after distribution are distributed, and on a
+# worker it is refused; shard moves (block_writes, force_logical) keep every
+# id.
+
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my %worker_id = (coord => 1, w1 => 2, w2 => 3);
+my @names = qw(coord w1 w2);
+my %node;
+for my $name (@names)
+{
+	my $n = PostgreSQL::Test::Cluster->new($name);
+	$n->init;
+	$n->append_conf(
+		'postgresql.conf', join("\n",
+			"shared_preload_libraries = 'citus,idgen'",
+			"listen_addresses = '127.0.0.1'",
+			"idgen.worker_id = $worker_id{$name}",
+			"cluster_name = '$name'",
+			# loopback without TLS; logical decoding for force_logical moves
+			"citus.node_conninfo = 'sslmode=disable'",
+			'wal_level = logical',
+			'max_wal_senders = 10',
+			'max_replication_slots = 10',
+			'max_prepared_transactions = 20',
+			'citus.shard_count = 4',
+			'fsync = off'));
+	$n->start;
+	$n->safe_psql('postgres', 'CREATE EXTENSION citus');
+	$node{$name} = $n;
+}
+my $coord = $node{coord};
+$coord->safe_psql('postgres',
+	"SELECT citus_set_coordinator_host('127.0.0.1', " . $coord->port . ")");
+for my $w (qw(w1 w2))
+{
+	$coord->safe_psql('postgres',
+		"SELECT citus_add_node('127.0.0.1', " . $node{$w}->port . ")");
+}
+is($coord->safe_psql('postgres', 'SELECT count(*) FROM citus_get_active_worker_nodes()'),
+	'2', 'two active workers');
+
+# the psql -c of a statement on a node: [exit code, stdout, stderr]
+sub try_psql
+{
+	my ($n, $sql) = @_;
+	my ($out, $err) = ('', '');
+	my $rc = $n->psql('postgres', $sql, stdout => \$out, stderr => \$err);
+	return ($rc, $out, $err);
+}
+
+#
+# the extension: created at 1.0 and updated from the coordinator
+#
+$coord->safe_psql('postgres', "CREATE EXTENSION idgen VERSION '1.0'");
+for my $name (@names)
+{
+	is($node{$name}->safe_psql('postgres',
+			"SELECT extversion FROM pg_extension WHERE extname = 'idgen'"),
+		'1.0', "CREATE EXTENSION idgen reached $name");
+}
+$coord->safe_psql('postgres', 'ALTER EXTENSION idgen UPDATE');
+my $newest = $coord->safe_psql('postgres',
+	"SELECT default_version FROM pg_available_extensions WHERE name = 'idgen'");
+for my $name (@names)
+{
+	is($node{$name}->safe_psql('postgres',
+			"SELECT extversion FROM pg_extension WHERE extname = 'idgen'"),
+		$newest, "ALTER EXTENSION idgen UPDATE reached $name ($newest)");
+}
+
+#
+# idgen_check_worker_ids()
+#
+my $addr = sub { '127.0.0.1:' . $node{ $_[0] }->port };
+my $check_sql =
+  q{SELECT node || ' ' || coalesce(worker_id::text, '-') || ' ' || coalesce(problem, 'ok')
+	FROM idgen_check_worker_ids() ORDER BY node};
+my $expect_ok = join("\n",
+	sort map { $addr->($_) . " $worker_id{$_} ok" } @names);
+is($coord->safe_psql('postgres', $check_sql), $expect_ok,
+	'idgen_check_worker_ids(): every node, its worker id, no problem');
+
+# set a node's idgen.worker_id with ALTER SYSTEM (undef: reset it to
+# postgresql.conf's) and wait for the reload to show $expect
+sub set_worker_id
+{
+	my ($n, $id, $expect) = @_;
+	$n->safe_psql('postgres',
+		defined $id
+		? "ALTER SYSTEM SET idgen.worker_id = $id"
+		: 'ALTER SYSTEM RESET idgen.worker_id');
+	$n->reload;
+	$n->poll_query_until('postgres', 'SHOW idgen.worker_id', $expect)
+	  or die "idgen.worker_id of " . $n->name . " did not become $expect";
+}
+
+# w2 takes w1's worker id: both are named, the coordinator is not
+set_worker_id($node{w2}, 2, 2);
+is( $coord->safe_psql('postgres', $check_sql),
+	join("\n", sort(
+		$addr->('coord') . ' 1 ok',
+		$addr->('w1') . ' 2 idgen.worker_id 2 is also the one of ' . $addr->('w2'),
+		$addr->('w2') . ' 2 idgen.worker_id 2 is also the one of ' . $addr->('w1'))),
+	'idgen_check_worker_ids(): two workers sharing a worker id');
+# asked on a worker, the check sees the same cluster
+is( $node{w1}->safe_psql('postgres',
+		'SELECT count(*) FROM idgen_check_worker_ids() WHERE problem IS NOT NULL'),
+	'2', 'idgen_check_worker_ids() on a worker finds the shared id too');
+set_worker_id($node{w2}, -1, -1);
+is( $coord->safe_psql('postgres', $check_sql),
+	join("\n", sort(
+		$addr->('coord') . ' 1 ok',
+		$addr->('w1') . ' 2 ok',
+		$addr->('w2') . ' -1 idgen.worker_id is not set')),
+	'idgen_check_worker_ids(): a node without a worker id');
+set_worker_id($node{w2}, undef, 3);
+is($coord->safe_psql('postgres', $check_sql), $expect_ok, 'worker ids distinct again');
+
+# by connection string, through dblink: every node, and one that is not
+# there (a free port), its password masked
+my $closed = PostgreSQL::Test::Cluster::get_free_port();
+$coord->safe_psql('postgres', 'CREATE EXTENSION dblink');
+my $conninfos = join(', ',
+	(map { "'host=127.0.0.1 port=" . $node{$_}->port . " dbname=postgres'" } @names),
+	"'host=127.0.0.1 port=$closed password=s3cret connect_timeout=5'");
+my $by_conn = $coord->safe_psql('postgres',
+	"SELECT coalesce(worker_id::text, '-') || ' ' || coalesce(problem, 'ok') || ' | ' || node
+	 FROM idgen_check_worker_ids(ARRAY[$conninfos])");
+my @rows = split /\n/, $by_conn;
+is(scalar(@rows), 4, 'idgen_check_worker_ids(conninfos): a row per connection string');
+like($rows[$_], qr/^$worker_id{$names[$_]} ok \| ${\($_ + 1)}: host=127\.0\.0\.1 port=/,
+	"idgen_check_worker_ids(conninfos): $names[$_]") for 0 .. 2;
+like($rows[3], qr/^- not reached: .* \| 4: host=127\.0\.0\.1 port=$closed password=\*\*\* /,
+	'idgen_check_worker_ids(conninfos): a node not reached, password masked');
+unlike($by_conn, qr/s3cret/, 'the password is not in the result');
+
+#
+# each type as a hash distribution column
+#
+my %gen = (
+	iuid => 'iuid_generate(10, 1)',
+	distid => 'distid_generate()',
+	base36id => 'base36id_generate()',
+	flaxid => 'flaxid_generate()');
+my $copy_rows = join("\n", ("copy") x 20);
+for my $type (sort keys %gen)
+{
+	my $t = "t_$type";
+	$coord->safe_psql(
+		'postgres', qq{
+		CREATE TABLE $t (id $type PRIMARY KEY DEFAULT $gen{$type}, how text NOT NULL);
+		SELECT create_distributed_table('$t', 'id');
+		CREATE TABLE ${t}_src (id $type PRIMARY KEY DEFAULT $gen{$type}, how text NOT NULL);
+		SELECT create_distributed_table('${t}_src', 'id', colocate_with => '$t');
+		INSERT INTO ${t}_src (how) SELECT 'src' FROM generate_series(1, 20);
+		INSERT INTO $t (how) VALUES ('single');
+		INSERT INTO $t (how) VALUES ('multi'), ('multi'), ('multi'), ('multi'), ('multi');
+		COPY $t (how) FROM STDIN;
+$copy_rows
+\\.
+		INSERT INTO $t (how) SELECT 'select-pull' FROM generate_series(1, 20);
+		INSERT INTO $t (how) SELECT 'select-repartition' FROM ${t}_src;
+	});
+	is( $coord->safe_psql('postgres',
+			"SELECT count(*), count(DISTINCT id) FROM $t"),
+		'66|66', "$type: 66 rows from every kind of insert, ids unique");
+
+	# the two INSERT ... SELECT methods this test relies on
+	like($coord->safe_psql('postgres',
+			"EXPLAIN (COSTS OFF) INSERT INTO $t (how) SELECT 'x' FROM generate_series(1, 2)"),
+		qr/INSERT\/SELECT method: pull to coordinator/,
+		"$type: INSERT ... SELECT from generate_series pulls to the coordinator");
+	like($coord->safe_psql('postgres',
+			"EXPLAIN (COSTS OFF) INSERT INTO $t (how) SELECT how FROM ${t}_src"),
+		qr/INSERT\/SELECT method: repartition/,
+		"$type: INSERT ... SELECT between distributed tables repartitions");
+
+	# WHERE id = ... goes to one shard
+	my $one = $coord->safe_psql('postgres', "SELECT id FROM $t WHERE how = 'single'");
+	my $plan = $coord->safe_psql('postgres',
+		"EXPLAIN (COSTS OFF) SELECT * FROM $t WHERE id = '$one'");
+	like($plan, qr/Task Count: 1\b/, "$type: WHERE id = ... is a one-shard router plan");
+	is($coord->safe_psql('postgres', "SELECT how FROM $t WHERE id = '$one'"),
+		'single', "$type: the router query finds the row");
+}
+
+#
+# where base36id DEFAULTs run: the entry node's worker id, except in a
+# repartitioned INSERT ... SELECT, which runs them on the workers
+#
+is( $coord->safe_psql('postgres',
+		q{SELECT string_agg(DISTINCT how || ' ' || base36id_worker(id), ', ' ORDER BY how || ' ' || base36id_worker(id))
+		  FROM t_base36id WHERE how <> 'select-repartition'}),
+	'copy 1, multi 1, select-pull 1, single 1',
+	'base36id: router, multi-row, COPY and pull-to-coordinator inserts carry the coordinator\'s worker id');
+is( $coord->safe_psql('postgres',
+		q{SELECT string_agg(DISTINCT base36id_worker(id)::text, ',' ORDER BY base36id_worker(id)::text)
+		  FROM t_base36id WHERE how = 'select-repartition'}),
+	'2,3', 'base36id: a repartitioned INSERT ... SELECT carries the workers\' worker ids');
+for my $name (qw(w1 w2))
+{
+	$node{$name}->safe_psql('postgres',
+		"INSERT INTO t_base36id (how) SELECT 'via $name' FROM generate_series(1, 10)");
+	is( $coord->safe_psql('postgres',
+			"SELECT string_agg(DISTINCT base36id_worker(id)::text, ',') FROM t_base36id WHERE how = 'via $name'"),
+		$worker_id{$name}, "base36id: rows inserted through $name carry its worker id");
+}
+
+#
+# partitions added after distribution
+#
+$coord->safe_psql(
+	'postgres', q{
+	CREATE TABLE events (id iuid NOT NULL DEFAULT iuid_generate(10, 1), what text)
+	PARTITION BY RANGE (id);
+	SELECT count(*) FROM idgen_create_partitions('events', date_trunc('month', now(), 'UTC'),
+	                                             date_trunc('month', now(), 'UTC') + interval '2 months', '1 month');
+	SELECT create_distributed_table('events', 'id', colocate_with => 'none');
+});
+my @added = split /\n/, $coord->safe_psql('postgres',
+	q{SELECT p FROM idgen_create_partitions('events', date_trunc('month', now(), 'UTC'),
+	                                        date_trunc('month', now(), 'UTC') + interval '4 months', '1 month') p
+	  ORDER BY p::text});
+is(scalar(@added), 2, 'idgen_create_partitions on a distributed table adds two partitions');
+is( $coord->safe_psql('postgres',
+		q{SELECT count(*) FILTER (WHERE p.logicalrelid IS NOT NULL) || '/' || count(*)
+		  FROM pg_inherits i LEFT JOIN pg_dist_partition p ON p.logicalrelid = i.inhrelid
+		  WHERE i.inhparent = 'events'::regclass}),
+	'4/4', 'every partition, old and new, is distributed');
+$coord->safe_psql('postgres',
+	q{INSERT INTO events VALUES (iuid_generate(10, 1, date_trunc('month', now(), 'UTC') + interval '3 months'), 'later'),
+	                            (DEFAULT, 'now')});
+is($coord->safe_psql('postgres', "SELECT what FROM $added[1]"),
+	'later', 'a row lands in a partition added after distribution');
+my ($rc, $out, $err) = try_psql($node{w1},
+	q{SELECT idgen_create_partitions('events', now() + interval '4 months', now() + interval '5 months', '1 month')});
+isnt($rc, 0, 'idgen_create_partitions on a worker fails');
+like($err, qr/operation is not allowed on this node/, 'on a worker: "operation is not allowed on this node"');
+
+#
+# shard moves keep every id
+#
+my $sum_sql = q{SELECT count(*) || ' ' || md5(string_agg(id::text, ',' ORDER BY id)) FROM t_iuid};
+my $before = $coord->safe_psql('postgres', $sum_sql);
+for my $mode (qw(block_writes force_logical))
+{
+	# the shard of t_iuid with the most rows, and its worker
+	my $shard = $coord->safe_psql('postgres',
+		q{SELECT get_shard_id_for_distribution_column('t_iuid', id) FROM t_iuid
+		  GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1});
+	my $from = $coord->safe_psql('postgres',
+		"SELECT nodeport FROM pg_dist_placement JOIN pg_dist_node USING (groupid) WHERE shardid = $shard");
+	my $to = $from == $node{w1}->port ? $node{w2}->port : $node{w1}->port;
+	$coord->safe_psql('postgres',
+		"SELECT citus_move_shard_placement($shard, '127.0.0.1', $from, '127.0.0.1', $to, '$mode')");
+	is( $coord->safe_psql('postgres',
+			"SELECT nodeport FROM pg_dist_placement JOIN pg_dist_node USING (groupid) WHERE shardid = $shard"),
+		$to, "$mode: the shard moved");
+	is($coord->safe_psql('postgres', $sum_sql), $before, "$mode: count and md5 of every id unchanged");
+}
+
+$node{$_}->stop for reverse @names;
+done_testing();
