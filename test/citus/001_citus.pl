@@ -256,6 +256,63 @@ isnt($rc, 0, 'idgen_create_partitions on a worker fails');
 like($err, qr/operation is not allowed on this node/, 'on a worker: "operation is not allowed on this node"');
 
 #
+# queries on iuid tables that run on the workers
+#
+my $join_plan = $coord->safe_psql('postgres',
+	q{EXPLAIN (COSTS OFF) SELECT count(*) FROM t_iuid a JOIN t_iuid_src b ON a.id = b.id});
+like($join_plan, qr/Task Count: 4\b/, 'iuid: a colocated join runs as one task per shard');
+unlike($join_plan, qr/repartition|Subplan|MapMergeJob/i, 'iuid: a colocated join is pushed down whole');
+like($coord->safe_psql('postgres',
+		q{EXPLAIN (COSTS OFF, VERBOSE) SELECT min(id), max(id) FROM t_iuid
+		  WHERE iuid_country(id) = 10 AND iuid_timestamp(id) > now() - interval '1 day'}),
+	qr/Query: SELECT worker_binary_partial_agg\('public\.min\(public\.iuid\)'::regprocedure, id\) AS min, worker_binary_partial_agg\('public\.max\(public\.iuid\)'::regprocedure, id\) AS max FROM public\.t_iuid_\d+ t_iuid WHERE \(\(public\.iuid_country\(id\) OPERATOR\(pg_catalog\.=\) 10\) AND \(public\.iuid_timestamp\(id\) OPERATOR/,
+	'iuid: min/max run as partial aggregates on the workers, iuid_country/iuid_timestamp filters with them');
+
+#
+# what Citus refuses, quoted by doc/citus.md
+#
+my %refused = (
+	'a volatile generator in UPDATE' =>
+	  [ q{UPDATE t_base36id_src SET how = base36id_generate()::text},
+		qr/ERROR:  functions used in UPDATE queries on distributed tables must not be VOLATILE/ ],
+	'iuid and uuid tables colocated' => [
+		q{CREATE TABLE t_uuid (id uuid PRIMARY KEY);
+		  SELECT create_distributed_table('t_uuid', 'id', colocate_with => 't_iuid')},
+		qr/ERROR:  cannot colocate tables t_iuid and t_uuid\nDETAIL:  Distribution column types don't match for t_iuid and t_uuid\./ ],
+	'a generated iuid_country(id) column as distribution column' => [
+		q{CREATE TABLE t_gen (id iuid NOT NULL, country int GENERATED ALWAYS AS (iuid_country(id)) STORED);
+		  SELECT create_distributed_table('t_gen', 'country')},
+		qr/ERROR:  cannot distribute relation: t_gen\nDETAIL:  Distribution column must not use GENERATED ALWAYS AS \(\.\.\.\) STORED\./ ],
+);
+for my $what (sort keys %refused)
+{
+	my ($rc, $out, $err) = try_psql($coord, $refused{$what}[0]);
+	isnt($rc, 0, "refused: $what");
+	like($err, $refused{$what}[1], "refused: $what: the error") or diag($err);
+}
+# a CHECK in place of the generated column works
+$coord->safe_psql('postgres', q{
+	CREATE TABLE t_country (id iuid NOT NULL, country int NOT NULL CHECK (country = iuid_country(id)));
+	SELECT create_distributed_table('t_country', 'country');
+	INSERT INTO t_country VALUES (iuid_generate(20, 1), 20)});
+($rc, $out, $err) = try_psql($coord, q{INSERT INTO t_country VALUES (iuid_generate(20, 1), 30)});
+like($err, qr/violates check constraint/, 'a CHECK (country = iuid_country(id)) column as distribution column');
+# a prepared statement with an iuid parameter: EXPLAIN of its generic plan
+# and its execution
+my $min_iuid = $coord->safe_psql('postgres', 'SELECT min(id) FROM t_iuid');
+like( $coord->safe_psql('postgres', qq{
+		PREPARE by_id(iuid) AS SELECT count(*) FROM t_iuid WHERE id = \$1;
+		SET plan_cache_mode = force_generic_plan;
+		EXPLAIN (COSTS OFF) EXECUTE by_id('$min_iuid')}),
+	qr/Custom Scan \(Citus Adaptive\).*Task Count: 1\b/s,
+	'EXPLAIN EXECUTE (generic plan) with an iuid parameter: a one-shard plan');
+is( $coord->safe_psql('postgres', qq{
+		PREPARE by_id(iuid) AS SELECT count(*) FROM t_iuid WHERE id = \$1;
+		SET plan_cache_mode = force_generic_plan;
+		EXECUTE by_id('$min_iuid')}),
+	'1', 'EXECUTE (generic plan) with an iuid parameter finds the row');
+
+#
 # shard moves keep every id
 #
 my $sum_sql = q{SELECT count(*) || ' ' || md5(string_agg(id::text, ',' ORDER BY id)) FROM t_iuid};
