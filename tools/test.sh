@@ -118,7 +118,7 @@ prove_suite() {
 	cat "$log"
 	p=$(sed -n 's/^Files=[0-9]*, Tests=\([0-9]*\),.*/\1/p' "$log")
 	p=${p:-0}
-	f=$(sed -n 's/^Failed [0-9]*\/\([0-9]*\) subtests.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
+	f=$(sed -n 's/^Failed \([0-9]*\)\/[0-9]* subtests.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
 	if ! grep -q '^Result: PASS' "$log"; then
 		[ "$f" -gt 0 ] || f=1
 		for t in "$dir"/tmp_check/log/regress_log_*; do
