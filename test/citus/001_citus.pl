@@ -151,6 +151,7 @@ like($rows[$_], qr/^$worker_id{$names[$_]} ok \| ${\($_ + 1)}: host=127\.0\.0\.1
 like($rows[3], qr/^- not reached: .* \| 4: host=127\.0\.0\.1 port=$closed password=\*\*\* /,
 	'idgen_check_worker_ids(conninfos): a node not reached, password masked');
 unlike($by_conn, qr/s3cret/, 'the password is not in the result');
+note($by_conn);
 
 #
 # each type as a hash distribution column
@@ -254,6 +255,7 @@ my ($rc, $out, $err) = try_psql($node{w1},
 	q{SELECT idgen_create_partitions('events', now() + interval '4 months', now() + interval '5 months', '1 month')});
 isnt($rc, 0, 'idgen_create_partitions on a worker fails');
 like($err, qr/operation is not allowed on this node/, 'on a worker: "operation is not allowed on this node"');
+note($err);
 
 #
 # queries on iuid tables that run on the workers
@@ -289,6 +291,7 @@ for my $what (sort keys %refused)
 	my ($rc, $out, $err) = try_psql($coord, $refused{$what}[0]);
 	isnt($rc, 0, "refused: $what");
 	like($err, $refused{$what}[1], "refused: $what: the error") or diag($err);
+	note($err);
 }
 # a CHECK in place of the generated column works
 $coord->safe_psql('postgres', q{
@@ -297,6 +300,7 @@ $coord->safe_psql('postgres', q{
 	INSERT INTO t_country VALUES (iuid_generate(20, 1), 20)});
 ($rc, $out, $err) = try_psql($coord, q{INSERT INTO t_country VALUES (iuid_generate(20, 1), 30)});
 like($err, qr/violates check constraint/, 'a CHECK (country = iuid_country(id)) column as distribution column');
+note($err);
 # a prepared statement with an iuid parameter: EXPLAIN of its generic plan
 # and its execution
 my $min_iuid = $coord->safe_psql('postgres', 'SELECT min(id) FROM t_iuid');
