@@ -134,21 +134,28 @@ is( $coord->safe_psql('postgres', $check_sql),
 set_worker_id($node{w2}, undef, 3);
 is($coord->safe_psql('postgres', $check_sql), $expect_ok, 'worker ids distinct again');
 
-# by connection string, through dblink: every node, and one that is not
-# there (a free port), its password masked
+# by connection string, through dblink: every node, a server without idgen
+# preloaded, and one that is not there (a free port), its password masked
+my $plain = PostgreSQL::Test::Cluster->new('plain');
+$plain->init;
+$plain->append_conf('postgresql.conf', "listen_addresses = '127.0.0.1'");
+$plain->start;
 my $closed = PostgreSQL::Test::Cluster::get_free_port();
 $coord->safe_psql('postgres', 'CREATE EXTENSION dblink');
 my $conninfos = join(', ',
-	(map { "'host=127.0.0.1 port=" . $node{$_}->port . " dbname=postgres'" } @names),
+	(map { "'host=127.0.0.1 port=" . $_->port . " dbname=postgres'" } (map { $node{$_} } @names), $plain),
 	"'host=127.0.0.1 port=$closed password=s3cret connect_timeout=5'");
 my $by_conn = $coord->safe_psql('postgres',
 	"SELECT coalesce(worker_id::text, '-') || ' ' || coalesce(problem, 'ok') || ' | ' || node
 	 FROM idgen_check_worker_ids(ARRAY[$conninfos])");
 my @rows = split /\n/, $by_conn;
-is(scalar(@rows), 4, 'idgen_check_worker_ids(conninfos): a row per connection string');
+is(scalar(@rows), 5, 'idgen_check_worker_ids(conninfos): a row per connection string');
 like($rows[$_], qr/^$worker_id{$names[$_]} ok \| ${\($_ + 1)}: host=127\.0\.0\.1 port=/,
 	"idgen_check_worker_ids(conninfos): $names[$_]") for 0 .. 2;
-like($rows[3], qr/^- not reached: .* \| 4: host=127\.0\.0\.1 port=$closed password=\*\*\* /,
+like($rows[3], qr/^- idgen is not loaded \(add it to shared_preload_libraries\) \| 4: /,
+	'idgen_check_worker_ids(conninfos): a server without idgen preloaded');
+$plain->stop;
+like($rows[4], qr/^- not reached: could not establish connection \| 5: host=127\.0\.0\.1 port=$closed password=\*\*\* /,
 	'idgen_check_worker_ids(conninfos): a node not reached, password masked');
 unlike($by_conn, qr/s3cret/, 'the password is not in the result');
 note($by_conn);
