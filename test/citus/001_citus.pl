@@ -277,6 +277,28 @@ like($coord->safe_psql('postgres',
 	qr/Query: SELECT worker_binary_partial_agg\('public\.min\(public\.iuid\)'::regprocedure, id\) AS min, worker_binary_partial_agg\('public\.max\(public\.iuid\)'::regprocedure, id\) AS max FROM public\.t_iuid_\d+ t_iuid WHERE \(\(public\.iuid_country\(id\) OPERATOR\(pg_catalog\.=\) 10\) AND \(public\.iuid_timestamp\(id\) OPERATOR/,
 	'iuid: min/max run as partial aggregates on the workers, iuid_country/iuid_timestamp filters with them');
 
+# a time bound on the id itself is an index condition on each shard's
+# primary key; one on iuid_timestamp(id) is only a filter (seq scans
+# disabled on the workers through SET LOCAL, which Citus passes on with
+# propagate_set_commands = local, so that the index is the planner's choice)
+sub shard_plan
+{
+	my ($where) = @_;
+	return $coord->safe_psql('postgres', qq{
+		SET citus.propagate_set_commands = local;
+		BEGIN;
+		SET LOCAL enable_seqscan = off;
+		EXPLAIN (COSTS OFF) SELECT count(*) FROM t_iuid WHERE $where;
+		COMMIT;});
+}
+like(shard_plan(q{id >= iuid_from_timestamp(now() - interval '1 hour')}),
+	qr/Index Cond: \(id >= iuid_from_timestamp\(/,
+	'iuid: WHERE id >= iuid_from_timestamp(...) is an index condition on the shards');
+my $by_ts = shard_plan(q{iuid_timestamp(id) >= now() - interval '1 hour'});
+like($by_ts, qr/Filter: \(iuid_timestamp\(id\) >= /,
+	'iuid: WHERE iuid_timestamp(id) >= ... is a filter on the shards');
+unlike($by_ts, qr/Index Cond/, 'iuid: WHERE iuid_timestamp(id) >= ... is no index condition');
+
 #
 # what Citus refuses, quoted by doc/citus.md
 #
