@@ -258,8 +258,34 @@ $coord->safe_psql('postgres',
 	                            (DEFAULT, 'now')});
 is($coord->safe_psql('postgres', "SELECT what FROM $added[1]"),
 	'later', 'a row lands in a partition added after distribution');
+# two concurrent calls take turns: the second waits for the first's
+# transaction, then creates only what is still missing
+my $month = q{date_trunc('month', now(), 'UTC')};
+my $first = $coord->background_psql('postgres');
+$first->query_safe('BEGIN');
+is( $first->query_safe(
+		"SELECT count(*) FROM idgen_create_partitions('events', $month + interval '4 months', $month + interval '5 months', '1 month')"),
+	'1', 'concurrent calls: the first creates its partition');
+my $second = $coord->background_psql('postgres');
+$second->query_until(qr/started/, "\\echo started\n"
+	  . "SELECT 'created ' || count(*) FROM idgen_create_partitions('events', $month + interval '4 months', $month + interval '6 months', '1 month');\n");
+ok( $coord->poll_query_until('postgres',
+		q{SELECT count(*) FROM pg_stat_activity
+		  WHERE wait_event_type = 'Lock' AND query LIKE '%idgen_create_partitions%' AND pid <> pg_backend_pid()},
+		'1'),
+	'concurrent calls: the second waits for the first');
+$first->query_safe('COMMIT');
+$first->quit;
+$second->quit;
+like($second->{stdout}, qr/^created 1$/m, 'concurrent calls: the second creates only the partition still missing');
+is( $coord->safe_psql('postgres',
+		q{SELECT count(*) FILTER (WHERE p.logicalrelid IS NOT NULL) || '/' || count(*)
+		  FROM pg_inherits i LEFT JOIN pg_dist_partition p ON p.logicalrelid = i.inhrelid
+		  WHERE i.inhparent = 'events'::regclass}),
+	'6/6', 'concurrent calls: six partitions, all distributed');
+
 my ($rc, $out, $err) = try_psql($node{w1},
-	q{SELECT idgen_create_partitions('events', now() + interval '4 months', now() + interval '5 months', '1 month')});
+	"SELECT idgen_create_partitions('events', $month + interval '6 months', $month + interval '7 months', '1 month')");
 isnt($rc, 0, 'idgen_create_partitions on a worker fails');
 like($err, qr/operation is not allowed on this node/, 'on a worker: "operation is not allowed on this node"');
 note($err);
