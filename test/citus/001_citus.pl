@@ -232,6 +232,31 @@ for my $name (qw(w1 w2))
 		$worker_id{$name}, "base36id: rows inserted through $name carry its worker id");
 }
 
+# EXPLAIN of a router INSERT (without ANALYZE) evaluates the DEFAULT: the
+# coordinator's counter moves by two between two ids with the EXPLAIN in
+# between, by one without it (tried until both ids share their second)
+sub counter_step
+{
+	my ($between) = @_;
+	for (1 .. 20)
+	{
+		my @r = split /\n/, $coord->safe_psql('postgres', qq{
+			SELECT base36id_generate() AS a \\gset
+			$between
+			SELECT base36id_generate() AS b \\gset
+			SELECT base36id_timestamp(:'a') = base36id_timestamp(:'b'),
+			       base36id_counter(:'b') - base36id_counter(:'a');});
+		my ($same, $step) = split /\|/, $r[-1];
+		return $step if $same eq 't';
+	}
+	die 'no two ids in one second';
+}
+is(counter_step(''), 1, 'base36id: consecutive ids of a node differ by one in their counter');
+is(counter_step(q{EXPLAIN (COSTS OFF) INSERT INTO t_base36id (how) VALUES ('explain');}), 2,
+	'base36id: EXPLAIN INSERT without ANALYZE uses up an id');
+is($coord->safe_psql('postgres', q{SELECT count(*) FROM t_base36id WHERE how = 'explain'}),
+	'0', 'EXPLAIN INSERT inserts nothing');
+
 #
 # partitions added after distribution
 #
