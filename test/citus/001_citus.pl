@@ -257,6 +257,24 @@ is(counter_step(q{EXPLAIN (COSTS OFF) INSERT INTO t_base36id (how) VALUES ('expl
 is($coord->safe_psql('postgres', q{SELECT count(*) FROM t_base36id WHERE how = 'explain'}),
 	'0', 'EXPLAIN INSERT inserts nothing');
 
+# two nodes with one worker id: the first id each makes in a second is the
+# same, and the second insert fails on the primary key (tried until both
+# inserts fall into one second)
+set_worker_id($node{w2}, 2, 2);
+my $dup_err = '';
+for (1 .. 10)
+{
+	$node{w1}->safe_psql('postgres', q{
+		SELECT pg_sleep(1.01 - extract(epoch FROM clock_timestamp())::numeric % 1);
+		INSERT INTO t_base36id (how) VALUES ('dup w1')});
+	my ($rc, $out, $err) = try_psql($node{w2}, q{INSERT INTO t_base36id (how) VALUES ('dup w2')});
+	if ($rc != 0) { $dup_err = $err; last; }
+}
+like($dup_err, qr/ERROR:  duplicate key value violates unique constraint "t_base36id_pkey_\d+"/,
+	'base36id: two nodes with one worker id insert the same id');
+note($dup_err);
+set_worker_id($node{w2}, undef, 3);
+
 #
 # partitions added after distribution
 #
