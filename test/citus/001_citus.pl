@@ -5,14 +5,19 @@
 #
 # Checked: CREATE EXTENSION idgen and ALTER EXTENSION idgen UPDATE reach
 # every node; idgen_check_worker_ids() finds every node's worker id, names
-# nodes that share one or have none, and (with dblink) checks nodes by
-# connection string; each type as a hash distribution column takes
-# single-row and multi-row inserts, COPY and both kinds of INSERT ... SELECT
-# with unique ids, and WHERE id = ... is a one-shard router query; where a
-# base36id DEFAULT runs shows in its worker id; partitions that
-# idgen_create_partitions adds after distribution are distributed, and on a
-# worker it is refused; shard moves (block_writes, force_logical) keep every
-# id.
+# nodes that share one or have none (asked on the coordinator and on a
+# worker), and through dblink checks servers by connection string (one
+# without idgen, one not there, its password masked); each type as a hash
+# distribution column takes single-row and multi-row inserts, COPY and both
+# kinds of INSERT ... SELECT with unique ids, and WHERE id = ... is a
+# one-shard router query; where a DEFAULT runs shows in base36id's worker
+# id, EXPLAIN INSERT uses up a base36id, and two nodes with one worker id
+# insert the same id; partitions that idgen_create_partitions adds after
+# distribution are distributed, concurrent calls take turns, on a worker
+# it is refused; colocated joins, min/max and filters on iuid run on the
+# workers, a time bound on the id uses the shards' index; the errors Citus
+# gives for what it refuses; shard moves (block_writes, force_logical) keep
+# every id.
 
 use strict;
 use warnings;
