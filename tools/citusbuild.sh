@@ -64,7 +64,9 @@ idgen_citus_build_locked() {
 	rm -rf "$prefix" "$IDGEN_PG_CACHE/citus-src-$major"
 	src=$IDGEN_PG_CACHE/citus-src-$major
 	mkdir -p "$src"
-	tar -C "$src" -xJf "$IDGEN_CITUS_TARBALL"
+	# explicit returns: callers test this function, which turns off set -e inside it
+	tar -C "$src" -xJf "$IDGEN_CITUS_TARBALL" ||
+		{ echo "idgen: Citus: $IDGEN_CITUS_TARBALL does not unpack" >&2; return 1; }
 	src=$src/citus-$IDGEN_CITUS_VERSION
 	pgsrc=$(find "$IDGEN_PG_CACHE/src-$major" -mindepth 1 -maxdepth 1 -type d -name "postgresql-$major.*" 2>/dev/null | head -n 1)
 	log=$IDGEN_PG_CACHE/build-citus-$major.log
@@ -89,7 +91,7 @@ idgen_citus_build_locked() {
 # the run's private install tree (idgen_install made it).
 idgen_citus_install() {
 	idgen_citus_build "$PG_MAJOR" || return 1
-	cp -a "$IDGEN_PG_CACHE/citus-$PG_MAJOR/." "$IDGEN_WORK/install/"
+	cp -a "$IDGEN_PG_CACHE/citus-$PG_MAJOR/." "$IDGEN_WORK/install/" || return 1
 	rm -f "$IDGEN_WORK/install/.idgen-built"
 }
 
