@@ -121,6 +121,8 @@ prove_suite() {
 	f=$(sed -n 's/^Failed \([0-9]*\)\/[0-9]* subtests.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
 	if ! grep -q '^Result: PASS' "$log"; then
 		[ "$f" -gt 0 ] || f=1
+		# a test that dies before its first assertion counts no subtest
+		[ "$p" -ge "$f" ] || p=$f
 		for t in "$dir"/tmp_check/log/regress_log_*; do
 			[ -f "$t" ] && { echo "== $t"; tail -n 60 "$t"; }
 		done
