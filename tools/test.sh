@@ -110,8 +110,10 @@ prove_suite() {
 	# do, and without them the node directories are relative to the test
 	# directory, which paths handed to a server (archive and restore commands,
 	# a preloaded library, files it reads) must not be: it runs in its data
-	# directory.  Absolute, as PGXS's prove_installcheck sets them.
-	(cd "$dir" && as_server env PATH="$PG_BIN:$PATH" TESTDIR="$dir" \
+	# directory.  Absolute, as PGXS's prove_installcheck sets them.  TMPDIR:
+	# the nodes' socket directories, which a failing test keeps, stay in the
+	# scratch directory.
+	(cd "$dir" && as_server env PATH="$PG_BIN:$PATH" TMPDIR="$dir" TESTDIR="$dir" \
 		TESTDATADIR="$dir/tmp_check" TESTLOGDIR="$dir/tmp_check/log" \
 		PG_REGRESS="$PGXS_DIR/src/test/regress/pg_regress" \
 		prove -I "$PGXS_DIR/src/test/perl" t/*.pl) >"$log" 2>&1 || true
