@@ -373,6 +373,25 @@ like($by_ts, qr/Filter: \(iuid_timestamp\(id\) >= /,
 	'iuid: WHERE iuid_timestamp(id) >= ... is a filter on the shards');
 unlike($by_ts, qr/Index Cond/, 'iuid: WHERE iuid_timestamp(id) >= ... is no index condition');
 
+# a query with the parameter bound through the extended protocol (as
+# drivers send it; psql's \bind): EXPLAIN gets no plan from the worker for
+# an iuid parameter, where it does for a bigint one; execution works
+$coord->safe_psql('postgres', q{
+	CREATE TABLE t_int (id bigint PRIMARY KEY);
+	SELECT create_distributed_table('t_int', 'id');
+	INSERT INTO t_int VALUES (1)});
+my $min_iuid = $coord->safe_psql('postgres', 'SELECT min(id) FROM t_iuid');
+($rc, $out, $err) = try_psql($coord,
+	"EXPLAIN (COSTS OFF) SELECT count(*) FROM t_iuid WHERE id = \$1 \\bind '$min_iuid' \\g");
+like($out, qr/Task Count: 1\b.*Error: Could not get remote plan\./s,
+	'EXPLAIN with a bound iuid parameter: "Could not get remote plan."');
+note($out);
+($rc, $out, $err) = try_psql($coord, "EXPLAIN (COSTS OFF) SELECT count(*) FROM t_int WHERE id = \$1 \\bind 1 \\g");
+like($out, qr/Task Count: 1\b.*Index Only Scan using t_int_pkey/s, 'EXPLAIN with a bound bigint parameter: the remote plan');
+unlike($out, qr/Could not get remote plan/, 'EXPLAIN with a bound bigint parameter: no error');
+($rc, $out, $err) = try_psql($coord, "SELECT count(*) FROM t_iuid WHERE id = \$1 \\bind '$min_iuid' \\g");
+is($out, '1', 'a query with a bound iuid parameter finds the row');
+
 #
 # what Citus refuses, quoted by doc/citus.md
 #
@@ -406,7 +425,6 @@ like($err, qr/violates check constraint/, 'a CHECK (country = iuid_country(id)) 
 note($err);
 # a prepared statement with an iuid parameter: EXPLAIN of its generic plan
 # and its execution
-my $min_iuid = $coord->safe_psql('postgres', 'SELECT min(id) FROM t_iuid');
 like( $coord->safe_psql('postgres', qq{
 		PREPARE by_id(iuid) AS SELECT count(*) FROM t_iuid WHERE id = \$1;
 		SET plan_cache_mode = force_generic_plan;
