@@ -15,7 +15,8 @@
 # insert the same id; partitions that idgen_create_partitions adds after
 # distribution are distributed, concurrent calls take turns, on a worker
 # it is refused; colocated joins, min/max and filters on iuid run on the
-# workers, a time bound on the id uses the shards' index; the errors Citus
+# workers, a time bound on the id uses the shards' index, EXPLAIN with a
+# bound iuid parameter gets no remote plan; the errors Citus
 # gives for what it refuses; shard moves (block_writes, force_logical) keep
 # every id.
 
