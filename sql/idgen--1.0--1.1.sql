@@ -314,3 +314,119 @@ CREATE FUNCTION public_id(id iuid) RETURNS uuid
 	AS 'MODULE_PATHNAME', 'public_id_uuid' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION public_id(iuid, bytea) IS 'public id of an iuid (the same as of its uuid): AES with the given key, as a uuid';
 COMMENT ON FUNCTION public_id(iuid) IS 'public id of an iuid (the same as of its uuid) with the active key of idgen.public_id_key_file';
+
+--
+-- cluster check of worker ids
+--
+
+-- Every node that generates base36ids needs its own idgen.worker_id.  On
+-- Citus the nodes are asked through run_command_on_all_nodes (Citus's own
+-- facility, looked up at run time so idgen does not depend on Citus);
+-- otherwise through dblink, optional too, for the connection strings given.
+-- A password in a connection string is masked in the node column.
+CREATE FUNCTION idgen_check_worker_ids(conninfos text[] DEFAULT NULL,
+                                       OUT node text, OUT worker_id int, OUT problem text)
+RETURNS SETOF record
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+	probe constant text := 'SELECT coalesce(current_setting(''idgen.worker_id'', true), '''')';
+	names text[] := '{}';
+	vals text[] := '{}';
+	errs text[] := '{}';
+	dblink_schema name;
+	r record;
+	c text;
+	v text;
+	i int;
+	j int;
+	others text;
+BEGIN
+	IF conninfos IS NULL THEN
+		IF to_regprocedure('pg_catalog.run_command_on_all_nodes(text,boolean,boolean)') IS NULL THEN
+			RAISE EXCEPTION 'idgen_check_worker_ids() without connection strings needs Citus'
+				USING ERRCODE = 'object_not_in_prerequisite_state',
+					  HINT = 'Pass the nodes'' connection strings: idgen_check_worker_ids(ARRAY[''host=... dbname=...'', ...]).';
+		END IF;
+		FOR r IN EXECUTE
+			'SELECT coalesce(n.nodename || '':'' || n.nodeport,
+			                 current_setting(''citus.local_hostname'') || '':'' || current_setting(''port'')) AS name,
+			        a.success, a.result
+			 FROM pg_catalog.run_command_on_all_nodes($1) a
+			 LEFT JOIN pg_catalog.pg_dist_node n ON n.nodeid = a.nodeid
+			 ORDER BY 1' USING probe
+		LOOP
+			names := names || r.name;
+			vals := vals || CASE WHEN r.success THEN r.result END;
+			errs := errs || CASE WHEN NOT r.success THEN r.result END;
+		END LOOP;
+	ELSE
+		IF array_ndims(conninfos) IS DISTINCT FROM 1 THEN
+			RAISE EXCEPTION 'idgen_check_worker_ids needs a one-dimensional array of at least one connection string'
+				USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+		IF array_position(conninfos, NULL) IS NOT NULL THEN
+			RAISE EXCEPTION 'connection string % is null', array_position(conninfos, NULL)
+				USING ERRCODE = 'null_value_not_allowed';
+		END IF;
+		FOR i IN 1 .. array_length(conninfos, 1) LOOP
+			IF array_position(conninfos, conninfos[i]) < i THEN
+				RAISE EXCEPTION 'connection string % is the same as connection string %',
+					i, array_position(conninfos, conninfos[i])
+					USING ERRCODE = 'invalid_parameter_value';
+			END IF;
+		END LOOP;
+		SELECT n.nspname INTO dblink_schema
+		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+		WHERE e.extname = 'dblink';
+		IF dblink_schema IS NULL THEN
+			RAISE EXCEPTION 'idgen_check_worker_ids() with connection strings needs the dblink extension'
+				USING ERRCODE = 'object_not_in_prerequisite_state',
+					  HINT = 'CREATE EXTENSION dblink; (PostgreSQL''s contrib) in this database, or run the check on a Citus coordinator without arguments.';
+		END IF;
+		FOR i IN 1 .. array_length(conninfos, 1) LOOP
+			c := conninfos[i];
+			names := names || (i || ': ' || regexp_replace(regexp_replace(c,
+				'(password\s*=\s*)(''([^''\\]|\\.)*''|\S+)', '\1***', 'gi'),
+				'^(postgres(ql)?://[^:@/]*):[^@/]*@', '\1:***@', 'i'));
+			BEGIN
+				EXECUTE format('SELECT w FROM %I.dblink($1, $2) AS t(w text)', dblink_schema)
+					INTO v USING c, probe;
+				vals := vals || v;
+				errs := errs || NULL::text;
+			EXCEPTION WHEN OTHERS THEN
+				vals := vals || NULL::text;
+				errs := errs || SQLERRM;
+			END;
+		END LOOP;
+	END IF;
+
+	FOR i IN 1 .. coalesce(array_length(names, 1), 0) LOOP
+		node := names[i];
+		worker_id := NULL;
+		problem := NULL;
+		IF errs[i] IS NOT NULL THEN
+			problem := 'not reached: ' || errs[i];
+		ELSIF vals[i] = '' THEN
+			problem := 'idgen is not loaded (add it to shared_preload_libraries)';
+		ELSIF vals[i] = '-1' THEN
+			worker_id := -1;
+			problem := 'idgen.worker_id is not set';
+		ELSE
+			worker_id := vals[i]::int;
+			others := NULL;
+			FOR j IN 1 .. array_length(names, 1) LOOP
+				IF j <> i AND vals[j] = vals[i] THEN
+					others := coalesce(others || ', ', '') || names[j];
+				END IF;
+			END LOOP;
+			IF others IS NOT NULL THEN
+				problem := 'idgen.worker_id ' || worker_id || ' is also the one of ' || others;
+			END IF;
+		END IF;
+		RETURN NEXT;
+	END LOOP;
+END
+$fn$;
+COMMENT ON FUNCTION idgen_check_worker_ids(text[]) IS 'one row per node with its idgen.worker_id and, when it has none, is not reached or shares it, the problem; all Citus nodes when called without arguments, else the nodes of the connection strings (through dblink)';

@@ -31,13 +31,14 @@ WHERE d.deptype = 'e' AND p.prokind = 'f'
     -- file, which a reload can change: STABLE
     OR (p.proname ~ '^public_id' AND p.pronargs <= 1
         AND NOT (p.provolatile = 's' AND p.proisstrict AND p.proparallel = 's'))
-    -- partition upkeep runs DDL: VOLATILE, PARALLEL UNSAFE, as its caller, with
-    -- a pinned search_path; not STRICT, so that a NULL argument is an error
-    OR (p.proname = 'idgen_create_partitions'
+    -- partition upkeep runs DDL, the worker-id check connects to other nodes:
+    -- VOLATILE, PARALLEL UNSAFE, as its caller, with a pinned search_path; not
+    -- STRICT, so that a NULL argument is an error (or, for the check, Citus)
+    OR (p.proname IN ('idgen_create_partitions', 'idgen_check_worker_ids')
         AND NOT (p.provolatile = 'v' AND NOT p.proisstrict AND p.proparallel = 'u'
                  AND NOT p.prosecdef AND p.proconfig = '{"search_path=pg_catalog, pg_temp"}'))
     OR (p.proname !~ '_generate(_dense)?$' AND NOT (p.proname ~ '^public_id' AND p.pronargs <= 1)
-        AND p.proname <> 'idgen_create_partitions'
+        AND p.proname NOT IN ('idgen_create_partitions', 'idgen_check_worker_ids')
         AND NOT (p.provolatile = 'i' AND p.proisstrict AND p.proparallel = 's')))
 ORDER BY 1, 2;
 DROP EXTENSION idgen;

@@ -9,6 +9,7 @@ set -euo pipefail
 
 IDGEN_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 source "$IDGEN_ROOT/tools/pgbuild.sh"
+source "$IDGEN_ROOT/tools/citusbuild.sh"
 
 # The PostgreSQL majors idgen supports.  15 is Debian 12's own server; the
 # others are built from Debian's source packages by tools/pgbuild.sh into a

@@ -7,7 +7,8 @@
 # TAP tests (PostgreSQL::Test::Cluster), the client programs
 # (test/clients/run.sh), the packaging (test/package/run.sh; a Debian
 # package only for the majors pg_buildext builds for: 15 on Debian 12) and
-# the benchmark harness at tiny sizes.
+# the benchmark harness at tiny sizes, and a Citus cluster (test/citus; on
+# the majors Citus supports).
 # Ends with one line "idgen: N passed, M failed" (", K skipped" added when
 # something was skipped).
 #
@@ -25,7 +26,7 @@ source "$IDGEN_ROOT/test/pgbuild/run.sh"
 
 ONCE_SUITES=(fuzz pgbuild)
 # unit: test_random builds src/random.c against the server's headers
-VERSION_SUITES=(unit symbols regress tap clients package bench)
+VERSION_SUITES=(unit symbols regress tap clients package bench citus)
 
 # wanted SUITE: is it in IDGEN_SUITES (all when unset)?
 wanted() {
@@ -93,32 +94,60 @@ run_fuzz() {
 }
 
 run_tap() {
-	local dir=$IDGEN_WORK/tap log p f t
+	prove_suite tap t
+}
+
+# prove_suite SUITE DIR: the TAP tests test/DIR/*.pl with prove, as the
+# server user, counted under SUITE
+prove_suite() {
+	local dir=$IDGEN_WORK/$1 log p f t
 	# the server user must be able to read the tests and write its logs
-	mkdir -p "$dir"
-	cp -r "$IDGEN_BUILD/test/t" "$dir/"
+	mkdir -p "$dir/t"
+	cp -r "$IDGEN_BUILD/test/$2/." "$dir/t/"
 	[ "$(id -u)" -eq 0 ] && chown -R "$SERVER_USER" "$dir"
 	log=$dir/prove.log
 	# TESTDIR places tmp_check up to 15; from 16 on TESTDATADIR and TESTLOGDIR
 	# do, and without them the node directories are relative to the test
 	# directory, which paths handed to a server (archive and restore commands,
 	# a preloaded library, files it reads) must not be: it runs in its data
-	# directory.  Absolute, as PGXS's prove_installcheck sets them.
-	(cd "$dir" && as_server env PATH="$PG_BIN:$PATH" TESTDIR="$dir" \
+	# directory.  Absolute, as PGXS's prove_installcheck sets them.  TMPDIR:
+	# the nodes' socket directories, which a failing test keeps, stay in the
+	# scratch directory.
+	(cd "$dir" && as_server env PATH="$PG_BIN:$PATH" TMPDIR="$dir" TESTDIR="$dir" \
 		TESTDATADIR="$dir/tmp_check" TESTLOGDIR="$dir/tmp_check/log" \
 		PG_REGRESS="$PGXS_DIR/src/test/regress/pg_regress" \
 		prove -I "$PGXS_DIR/src/test/perl" t/*.pl) >"$log" 2>&1 || true
 	cat "$log"
 	p=$(sed -n 's/^Files=[0-9]*, Tests=\([0-9]*\),.*/\1/p' "$log")
 	p=${p:-0}
-	f=$(sed -n 's/^Failed [0-9]*\/\([0-9]*\) subtests.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
+	f=$(sed -n 's/^Failed \([0-9]*\)\/[0-9]* subtests.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
 	if ! grep -q '^Result: PASS' "$log"; then
 		[ "$f" -gt 0 ] || f=1
+		# a test that dies before its first assertion counts no subtest
+		[ "$p" -ge "$f" ] || p=$f
 		for t in "$dir"/tmp_check/log/regress_log_*; do
 			[ -f "$t" ] && { echo "== $t"; tail -n 60 "$t"; }
 		done
 	fi
-	record tap $((p - f)) "$f"
+	record "$1" $((p - f)) "$f"
+}
+
+# A coordinator and two workers with Citus (test/citus), on the majors
+# Citus 14 supports; Citus is built once per major (tools/citusbuild.sh)
+# and copied into this run's install tree.
+run_citus() {
+	local t0
+	case " $IDGEN_CITUS_MAJORS " in
+	*" $PG_MAJOR "*) ;;
+	*) skip "${SUITE_PREFIX}citus" 1 "Citus $IDGEN_CITUS_VERSION does not support PostgreSQL $PG_MAJOR (tested on $IDGEN_CITUS_MAJORS)"; return 0 ;;
+	esac
+	if ! { idgen_deps "${IDGEN_CITUS_BUILD_PACKAGES[@]}" && idgen_citus_install; }; then
+		record citus 0 1
+		return 0
+	fi
+	t0=$(date +%s)
+	prove_suite citus citus
+	say "${SUITE_PREFIX}citus: the cluster tests took $(($(date +%s) - t0)) s"
 }
 
 # Only what PostgreSQL must find is exported: the SQL-callable functions
