@@ -100,15 +100,29 @@ idgen_cleanup() {
 # build through the per-major lock (and builds it itself if this one
 # failed).  Log in $IDGEN_TOP/prebuild.log.  Needs idgen_workdir.
 idgen_pg_prebuild() {
-	local v todo=()
+	local v todo=() citus=() majors=()
 	for v in "$@"; do
-		[ "$v" = "$IDGEN_PG_DEBIAN" ] || [ -f "$IDGEN_PG_CACHE/$v/.idgen-built" ] || todo+=("$v")
+		[ "$v" = "$IDGEN_PG_DEBIAN" ] && continue
+		majors+=("$v")
+		[ -f "$IDGEN_PG_CACHE/$v/.idgen-built" ] || todo+=("$v")
+		# Citus too, where the citus suite will want it
+		if { [ -z "${IDGEN_SUITES:-}" ] || [[ " $IDGEN_SUITES " == *" citus "* ]]; } &&
+			[[ " $IDGEN_CITUS_MAJORS " == *" $v "* ]] && ! idgen_citus_current "$v"; then
+			citus+=("$v")
+		fi
 	done
-	[ ${#todo[@]} -gt 0 ] || return 0
+	[ ${#todo[@]} -gt 0 ] || [ ${#citus[@]} -gt 0 ] || return 0
 	idgen_deps "${IDGEN_PG_BUILD_PACKAGES[@]}" || return 0
-	say "building PostgreSQL ${todo[*]} in the background (log: $IDGEN_TOP/prebuild.log)"
-	IDGEN_PG_CACHE=$IDGEN_PG_CACHE setsid nice -n 19 ionice -c 3 \
-		bash "$IDGEN_ROOT/tools/pgbuild.sh" "${todo[@]}" >"$IDGEN_TOP/prebuild.log" 2>&1 </dev/null &
+	[ ${#citus[@]} -eq 0 ] || idgen_deps "${IDGEN_CITUS_BUILD_PACKAGES[@]}" || return 0
+	say "building in the background: PostgreSQL ${todo[*]:-(cached)}, Citus for ${citus[*]:-none} (log: $IDGEN_TOP/prebuild.log)"
+	IDGEN_PG_CACHE=$IDGEN_PG_CACHE setsid nice -n 19 ionice -c 3 bash -c '
+		source "$1/tools/pgbuild.sh"; source "$1/tools/citusbuild.sh"; shift
+		# in the order the majors are tested: a server, then its Citus
+		for v in $1; do
+			idgen_pg_build "$v" || continue
+			[[ " $2 " == *" $v "* ]] && { idgen_citus_build "$v" || true; }
+		done' \
+		prebuild "$IDGEN_ROOT" "${majors[*]}" "${citus[*]}" >"$IDGEN_TOP/prebuild.log" 2>&1 </dev/null &
 	IDGEN_PREBUILD_PID=$!
 }
 
