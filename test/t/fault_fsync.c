@@ -1,8 +1,9 @@
 /*
- * LD_PRELOAD shim for 020_base36id_state_file_io.pl: fsync() of base36id's
- * state file fails with EIO while the file $IDGEN_FSYNC_CTL.fail exists, and
- * blocks while $IDGEN_FSYNC_CTL.stall exists (a slow disk).  Every other
- * fsync() is the real one.
+ * LD_PRELOAD shim for base36id's state file tests: fsync() of the state file
+ * fails with EIO while the file $IDGEN_FSYNC_CTL.fail exists, blocks while
+ * $IDGEN_FSYNC_CTL.stall exists (a stuck disk), and takes as many
+ * milliseconds as $IDGEN_FSYNC_CTL.slow says while that file exists (a slow
+ * disk).  Every other fsync() is the real one.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -21,6 +22,25 @@ flag(const char *ctl, const char *suffix)
 
 	snprintf(path, sizeof(path), "%s.%s", ctl, suffix);
 	return access(path, F_OK) == 0;
+}
+
+/* sleeps for the milliseconds the file <ctl>.slow holds, if it exists */
+static void
+slow(const char *ctl)
+{
+	char		path[4096];
+	FILE	   *f;
+	long		ms = 0;
+
+	snprintf(path, sizeof(path), "%s.slow", ctl);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return;
+	if (fscanf(f, "%ld", &ms) != 1)
+		ms = 0;
+	fclose(f);
+	if (ms > 0)
+		usleep((useconds_t) (ms * 1000));
 }
 
 int
@@ -48,6 +68,7 @@ fsync(int fd)
 			}
 			while (flag(ctl, "stall"))
 				usleep(10000);
+			slow(ctl);
 		}
 	}
 	return real_fsync(fd);
