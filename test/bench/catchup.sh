@@ -53,8 +53,9 @@ run() {
 	as_server touch "$PGDATA/standby.signal"
 	echo "fsync = on" | as_server tee -a "$PGDATA/postgresql.conf" >/dev/null
 	t0=$(date +%s.%N)
-	ctl -D "$PGDATA" -l "$IDGEN_WORK/standby.log" -w start >/dev/null
-	until [ "$(idgen_psql -Atc "SELECT pg_last_wal_replay_lsn() >= '$lsn'")" = t ]; do
+	# not -w: a slow replay may take longer than pg_ctl waits
+	ctl -D "$PGDATA" -l "$IDGEN_WORK/standby.log" -W start >/dev/null
+	until [ "$(idgen_psql -Atc "SELECT pg_last_wal_replay_lsn() >= '$lsn'" 2>/dev/null)" = t ]; do
 		sleep 0.01
 	done
 	t1=$(date +%s.%N)

@@ -11,6 +11,8 @@
 # behind, is promoted and generates 40 ids once its clock is in the
 # primary's second.
 #
+# A wait ended by statement_timeout fails the call with SQLSTATE 57014.
+#
 # Mutation this test catches (tried by hand): no SyncRepWaitForLSN (1.1's
 # first generator): the SELECT returns at once; the primary is then killed
 # before its walsender resumes, and the promoted standby repeats all 40 ids.
@@ -47,6 +49,15 @@ ok($lag > 2 && $lag < 4, "the standby's clock is 3 s behind")
 
 my $walsender = $primary->safe_psql('postgres', 'SELECT pid FROM pg_stat_replication');
 ok(kill('STOP', $walsender), 'the walsender is paused');
+
+# a wait ended by statement_timeout hands out no id
+my ($ret, $err) = psql_verbose($primary,
+	"SET statement_timeout = '2s'; SELECT base36id_generate()");
+isnt($ret, 0, 'a call whose wait for the standby times out fails');
+like(
+	$err,
+	qr/ERROR:  57014: canceling base36id_generate\(\) while waiting for synchronous replication/,
+	'with SQLSTATE 57014, handing out no id');
 
 my $gen = $primary->background_psql('postgres', on_error_stop => 0);
 my $gen_pid = $gen->query_safe('SELECT pg_backend_pid()');
