@@ -42,7 +42,9 @@ run() {
 	shift 2
 	PGDATA=$IDGEN_WORK/primary
 	as_server cp -a "$CLEAN" "$PGDATA"
-	as_server env "$@" "$PG_BIN/pg_ctl" -D "$PGDATA" -l "$IDGEN_WORK/primary.log" -w start >/dev/null
+	# not -w: pg_ctl would time its wait with the fast clock
+	as_server env "$@" "$PG_BIN/pg_ctl" -D "$PGDATA" -l "$IDGEN_WORK/primary.log" -W start >/dev/null
+	until idgen_psql -c "SELECT 1" >/dev/null 2>&1; do sleep 0.1; done
 	idgen_psql -c "$sql" >/dev/null
 	lsn=$(idgen_psql -Atc "SELECT pg_current_wal_insert_lsn()")
 	ctl -D "$PGDATA" -m fast -w stop >/dev/null

@@ -117,7 +117,8 @@ next_second();
 my ($gen_ret, $gen_out, $gen_err) = $node->psql(
 	'postgres',
 	"SET statement_timeout = '60s'; SELECT base36id_generate() FROM generate_series(1, 5)",
-	timeout => 90);
+	timeout => 90,
+	timed_out => \my $gen_timed_out);
 is($gen_ret, 0, 'with a 1.5 s fsync, 5 base36ids come')
   or diag("stderr: $gen_err");
 my @slow_ids = split /\n/, $gen_out;
