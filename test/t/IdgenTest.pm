@@ -622,8 +622,9 @@ sub start_with_fault_fsync
 }
 
 # set_fsync_fault($ctl, $what, $content): from now on fsync() of the state
-# file fails ('fail'), blocks ('stall') or takes $content milliseconds
-# ('slow'), until clear_fsync_fault($ctl, $what).
+# file fails ('fail'), blocks ('stall'), takes $content milliseconds
+# ('slow') or is counted ('count': a line "1" each in the file "$ctl.count"),
+# until clear_fsync_fault($ctl, $what).
 sub set_fsync_fault
 {
 	my ($ctl, $what, $content) = @_;

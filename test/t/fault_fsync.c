@@ -3,7 +3,8 @@
  * fails with EIO while the file $IDGEN_FSYNC_CTL.fail exists, blocks while
  * $IDGEN_FSYNC_CTL.stall exists (a stuck disk), and takes as many
  * milliseconds as $IDGEN_FSYNC_CTL.slow says while that file exists (a slow
- * disk).  Every other fsync() is the real one.
+ * disk); while $IDGEN_FSYNC_CTL.count exists, each one appends a line "1" to
+ * it.  Every other fsync() is the real one.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -22,6 +23,20 @@ flag(const char *ctl, const char *suffix)
 
 	snprintf(path, sizeof(path), "%s.%s", ctl, suffix);
 	return access(path, F_OK) == 0;
+}
+
+/* appends a line to <ctl>.count, if it exists */
+static void
+count(const char *ctl)
+{
+	char		path[4096];
+	FILE	   *f;
+
+	snprintf(path, sizeof(path), "%s.count", ctl);
+	if (access(path, F_OK) != 0 || (f = fopen(path, "a")) == NULL)
+		return;
+	fputs("1\n", f);
+	fclose(f);
 }
 
 /* sleeps for the milliseconds the file <ctl>.slow holds, if it exists */
@@ -66,6 +81,7 @@ fsync(int fd)
 				errno = EIO;
 				return -1;
 			}
+			count(ctl);
 			while (flag(ctl, "stall"))
 				usleep(10000);
 			slow(ctl);
