@@ -32,9 +32,10 @@
  * Every counter starts used up at "floor": at start, the later of the file's
  * second and the clock; redo raises it to each second replayed, and the first
  * generation after a standby's promotion or the end of a point-in-time
- * recovery (generation is refused during recovery) to the clock's second.  So the first id after a restart or
- * promotion comes from a second no id can have been issued in, as far as the
- * file and the replayed WAL tell, whatever was replayed.
+ * recovery (generation is refused during recovery) to the clock's second.
+ * So the first id after a restart or promotion comes from a second no id can
+ * have been issued in, as far as the file and the replayed WAL tell, whatever
+ * was replayed.
  */
 #include "base36id_gen.h"
 #include "idgen.h"

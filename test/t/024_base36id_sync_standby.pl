@@ -11,7 +11,8 @@
 # behind, is promoted and generates 40 ids once its clock is in the
 # primary's second.
 #
-# A wait ended by statement_timeout fails the call with SQLSTATE 57014.
+# A session's synchronous_commit = local does not lower the server's; a wait
+# ended by statement_timeout fails the call with SQLSTATE 57014.
 #
 # Mutation this test catches (tried by hand): no SyncRepWaitForLSN (1.1's
 # first generator): the SELECT returns at once; the primary is then killed
@@ -50,10 +51,12 @@ ok($lag > 2 && $lag < 4, "the standby's clock is 3 s behind")
 my $walsender = $primary->safe_psql('postgres', 'SELECT pid FROM pg_stat_replication');
 ok(kill('STOP', $walsender), 'the walsender is paused');
 
-# a wait ended by statement_timeout hands out no id
+# the server's synchronous_commit rules, not a session's lower one; a wait
+# ended by statement_timeout hands out no id
 my ($ret, $err) = psql_verbose($primary,
-	"SET statement_timeout = '2s'; SELECT base36id_generate()");
-isnt($ret, 0, 'a call whose wait for the standby times out fails');
+	"SET synchronous_commit = local; SET statement_timeout = '2s'; SELECT base36id_generate()");
+isnt($ret, 0,
+	'a call waits for the standby despite the session\'s synchronous_commit = local, and times out');
 like(
 	$err,
 	qr/ERROR:  57014: canceling base36id_generate\(\) while waiting for synchronous replication/,
