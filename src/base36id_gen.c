@@ -19,11 +19,23 @@
  * the same or a later second wait on a condition variable (cancellably), then
  * retry, and on an error the next one tries again.
  *
+ * With a synchronous standby (synchronous_standby_names, synchronous_commit
+ * above local), the reservation also waits until the standby has the record,
+ * as a commit would: a failover to it then never repeats an id.
+ *
+ * A reservation can take longer than a second (slow storage, a slow standby):
+ * the backend that reserved S, and those that waited for it, then hand out
+ * ids of S although the clock has moved on, so ids keep coming.  An id's
+ * second is then earlier than the moment it is returned by up to the time a
+ * reservation takes.
+ *
  * Every counter starts used up at "floor": at start, the later of the file's
- * second and the clock; redo raises it to each second replayed, and the end of
- * recovery (promotion, crash recovery, a restored backup) to the clock.  So the
- * first id after a restart or promotion comes from a second no id can have
- * been issued in, as far as the file and the replayed WAL tell.
+ * second and the clock; redo raises it to each second replayed, and the first
+ * generation after a standby's promotion or the end of a point-in-time
+ * recovery (generation is refused during recovery) to the clock's second.
+ * So the first id after a restart or promotion comes from a second no id can
+ * have been issued in, as far as the file and the replayed WAL tell, whatever
+ * was replayed.
  */
 #include "base36id_gen.h"
 #include "idgen.h"
@@ -32,6 +44,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "access/xact.h"
 #include "access/xlog.h"
 #include "access/xlog_internal.h"
 #include "access/xloginsert.h"
@@ -39,20 +52,25 @@
 #include "core/base36.h"
 #include "miscadmin.h"
 #include "port/pg_crc32c.h"
+#include "replication/syncrep.h"
+#include "replication/walsender.h"
+#include "replication/walsender_private.h"
 #include "storage/condition_variable.h"
 #include "storage/fd.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
+#include "utils/guc.h"
 #include "utils/wait_event.h"
 
 /*
  * Custom resource managers need an id unique among the extensions a server
- * loads.  RM_EXPERIMENTAL_ID is the one the PostgreSQL docs say to use until a
- * permanent id is reserved on https://wiki.postgresql.org/wiki/CustomWALResourceManagers.
- * Changing it makes WAL written before the change unreadable: only with a
- * clean shutdown (nothing left to replay) and no standby lagging behind.
+ * loads.  190 is not on https://wiki.postgresql.org/wiki/CustomWALResourceManagers
+ * (which holds 128 to 140 and 241); the maintainers still have to add it there
+ * to reserve it.  Changing it makes WAL written before the change unreadable:
+ * only with a clean shutdown (nothing left to replay) and no standby lagging
+ * behind.  1.1 is the first release with this resource manager.
  */
-#define IDGEN_RMGR_ID RM_EXPERIMENTAL_ID
+#define IDGEN_RMGR_ID 190
 #define IDGEN_RMGR_NAME "idgen_base36id"
 
 /* ids of seconds up to and including second may be handed out */
@@ -62,6 +80,14 @@ typedef struct xl_base36id_reserve
 {
 	int64		second;
 } xl_base36id_reserve;
+
+/*
+ * Replay fsyncs the state file only for seconds at most this far behind the
+ * clock: older ones (catching up on WAL, point-in-time recovery) are below the
+ * clock already, which the floor never goes under after a restart.  Catch-up
+ * then costs no fsync per replayed second.
+ */
+#define REDO_SYNC_WINDOW_S 60
 
 #define STATE_FILE "idgen_base36id.state"
 #define STATE_MAGIC 0x49443337	/* "ID37" */
@@ -93,6 +119,8 @@ typedef struct base36id_shared
 	int64		reserved;		/* highest second reserved (file and WAL) */
 	int64		reserving;		/* second a backend is reserving, or -1 */
 	int64		file_second;	/* highest second written to STATE_FILE */
+	bool		archive_recovery;	/* started as a standby or for PITR, and
+									 * no id generated since */
 	state_problem damaged;		/* the file was damaged at start: refuse */
 	b36_state	workers[B36_WORKERS];
 } base36id_shared;
@@ -286,6 +314,9 @@ shmem_init(void *ptr, bool found, LWLockPadded *locks)
 	shared->reserved = second;
 	shared->reserving = -1;
 	shared->file_second = second;
+	/* the startup process removes these files when recovery ends */
+	shared->archive_recovery = access(STANDBY_SIGNAL_FILE, F_OK) == 0 ||
+		access(RECOVERY_SIGNAL_FILE, F_OK) == 0;
 	shared->damaged = problem;
 	for (i = 0; i < B36_WORKERS; i++)
 		b36_state_init(&shared->workers[i], hw);
@@ -301,7 +332,62 @@ reservation_end(int code, Datum arg)
 	ConditionVariableBroadcast(&shared->reserved_cv);
 }
 
-/* makes second durable, locally and in WAL; called without the LWLock */
+/*
+ * Waits until the synchronous standbys have WAL up to lsn, as a commit does,
+ * under the server's synchronous_commit: a session's SET may raise it, never
+ * lower it, since the second reserved serves every session.  A cancel ends
+ * the wait; then no id of the second may be handed out.
+ */
+static void
+wait_for_sync_standbys(XLogRecPtr lsn, int64 second)
+{
+	int			session = synchronous_commit;
+	int			nest = NewGUCNestLevel();
+	int			mode;
+	bool		replicated;
+
+	(void) set_config_option("synchronous_commit",
+							 GetConfigOptionResetString("synchronous_commit"),
+							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+							 true, 0, false);
+	if (synchronous_commit < session)
+	{
+		AtEOXact_GUC(false, nest);
+		nest = -1;
+	}
+	if (synchronous_commit == SYNCHRONOUS_COMMIT_REMOTE_WRITE)
+		mode = SYNC_REP_WAIT_WRITE;
+	else if (synchronous_commit == SYNCHRONOUS_COMMIT_REMOTE_APPLY)
+		mode = SYNC_REP_WAIT_APPLY;
+	else
+		mode = SYNC_REP_WAIT_FLUSH;
+
+	SyncRepWaitForLSN(lsn, false);
+
+	/*
+	 * It returns on a cancel too, with a WARNING: tell the two apart by what
+	 * the standbys confirmed.  (The flag telling that synchronous standbys are
+	 * defined changed form in minor releases; the setting tells it too.)
+	 */
+	replicated = true;
+	if (SyncRepRequested() &&
+		SyncRepStandbyNames != NULL && SyncRepStandbyNames[0] != '\0')
+	{
+		LWLockAcquire(SyncRepLock, LW_SHARED);
+		replicated = WalSndCtl->lsn[mode] >= lsn;
+		LWLockRelease(SyncRepLock);
+	}
+	if (nest >= 0)
+		AtEOXact_GUC(false, nest);
+	CHECK_FOR_INTERRUPTS();
+	if (!replicated)
+		ereport(ERROR,
+				(errcode(ERRCODE_QUERY_CANCELED),
+				 errmsg("canceling base36id_generate() while waiting for synchronous replication"),
+				 errdetail("No id of second " INT64_FORMAT " was handed out.", second)));
+}
+
+/* makes second durable, locally, in WAL and on synchronous standbys; called without the LWLock */
 static void
 reserve(int64 second)
 {
@@ -317,6 +403,7 @@ reserve(int64 second)
 		lsn = XLogInsert(IDGEN_RMGR_ID, XLOG_BASE36ID_RESERVE);
 		/* now, not at commit: the id may leave the server without one */
 		XLogFlush(lsn);
+		wait_for_sync_standbys(lsn, second);
 	}
 	PG_END_ENSURE_ERROR_CLEANUP(reservation_end, (Datum) 0);
 
@@ -336,6 +423,9 @@ base36id_gen_loaded(void)
 bool
 base36id_gen_next(int worker, int64 *value)
 {
+	int64		reserved_at_start = -1;
+	bool		first = true;
+
 	Assert(shared != NULL && worker >= 0 && worker < B36_WORKERS);
 
 	/* as nextval(): a standby's ids would repeat its primary's */
@@ -353,10 +443,12 @@ base36id_gen_next(int worker, int64 *value)
 		int64		second;
 		int			counter;
 		bool		new_second;
+		int64		now;
 		int64		wait_for;
 		uint64		now_ms;
 		long		sleep_ms;
 
+		CHECK_FOR_INTERRUPTS();
 		LWLockAcquire(shared->lock, LW_EXCLUSIVE);
 		if (shared->damaged != STATE_OK)
 		{
@@ -365,13 +457,36 @@ base36id_gen_next(int worker, int64 *value)
 			LWLockRelease(shared->lock);
 			report_state_problem(ERROR, problem);
 		}
+		now_ms = idgen_clock_ms();
+		now = (int64) (now_ms / 1000) - B36_EPOCH_UNIX_S;
+		/*
+		 * The first generation since a standby was promoted (or a backup
+		 * restored): its clock's second may also be the last one of an old
+		 * primary whose WAL did not arrive.  Skip it, whether or not any WAL
+		 * was replayed (rm_cleanup runs only if some was).
+		 */
+		if (shared->archive_recovery)
+		{
+			shared->floor = Max(shared->floor, now);
+			shared->archive_recovery = false;
+		}
+		if (first)
+		{
+			reserved_at_start = shared->reserved;
+			first = false;
+		}
+		/*
+		 * A reservation ended during this call: its second may be handed out
+		 * even if the clock has moved on (a slow reservation would otherwise
+		 * be followed by another, forever).
+		 */
+		if (shared->reserved > reserved_at_start)
+			now = Min(now, shared->reserved);
 		st = &shared->workers[worker];
 		if (st->second < shared->floor)
 			b36_state_init(st, shared->floor);
-		now_ms = idgen_clock_ms();
 		next = *st;
-		status = b36_state_next(&next, (int64) (now_ms / 1000) - B36_EPOCH_UNIX_S,
-								&second, &counter, &new_second);
+		status = b36_state_next(&next, now, &second, &counter, &new_second);
 		if (status == B36_NEXT_OK && next.second <= shared->reserved)
 		{
 			*st = next;
@@ -396,28 +511,51 @@ base36id_gen_next(int worker, int64 *value)
 			ConditionVariableCancelSleep();
 			continue;
 		}
+		/* used up: from now on only a new second will do */
+		reserved_at_start = shared->reserved;
 		wait_for = st->second + 1;
 		LWLockRelease(shared->lock);
 
 		if (status == B36_NEXT_RANGE)
 			return false;
 
-		/* used up: sleep until the clock reaches the next second, or a cancel */
+		/* sleep until the clock reaches the next second, or a cancel */
 		sleep_ms = (long) ((wait_for + B36_EPOCH_UNIX_S) * 1000 - (int64) now_ms);
 		sleep_ms = Max(1, Min(sleep_ms, 1000));
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 						 sleep_ms, PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);
-		CHECK_FOR_INTERRUPTS();
 	}
+}
+
+/* makes the state file hold the floor, in redo; the caller holds no lock */
+static void
+redo_write_floor(void)
+{
+	int64		floor;
+
+	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+	floor = shared->floor;
+	LWLockRelease(shared->lock);
+
+	/*
+	 * ERROR, a FATAL in the startup process: recovery stops, as when core
+	 * cannot write its own files, before a restartpoint can pass the record,
+	 * and the next start replays it again.
+	 */
+	(void) state_file_write(floor, ERROR);
+
+	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+	shared->file_second = Max(shared->file_second, floor);
+	LWLockRelease(shared->lock);
 }
 
 /*
  * Redo, on a standby, in crash recovery and when a base backup is restored:
- * no id may come from a second the primary reserved.  The file keeps it
- * across this server's restarts, as on the primary; a failure to write it is
- * a WARNING (the next record retries), not a reason to stop replay.  A damaged
- * file is left alone for the administrator to look at.
+ * no id may come from a second the primary reserved.  The file keeps recent
+ * seconds across this server's restarts, as on the primary (see
+ * REDO_SYNC_WINDOW_S).  A damaged file is left alone for the administrator
+ * to look at.
  */
 static void
 base36id_redo(XLogReaderState *record)
@@ -426,36 +564,52 @@ base36id_redo(XLogReaderState *record)
 	xl_base36id_reserve xlrec;
 	bool		write_file;
 
-	if (info != XLOG_BASE36ID_RESERVE)
-		elog(PANIC, "base36id_redo: unknown op code %u", info);
+	/* another extension's record on our id, or a damaged one */
+	if (info != XLOG_BASE36ID_RESERVE || XLogRecGetDataLen(record) != sizeof(xlrec))
+		ereport(FATAL,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("invalid WAL record of resource manager %s (id %d) at %X/%X",
+						IDGEN_RMGR_NAME, IDGEN_RMGR_ID,
+						LSN_FORMAT_ARGS(record->ReadRecPtr)),
+				 errdetail("Info 0x%02X, %u bytes of data; idgen writes info 0x%02X with %d bytes.",
+						   info, XLogRecGetDataLen(record),
+						   XLOG_BASE36ID_RESERVE, (int) sizeof(xlrec)),
+				 errhint("Another preloaded extension may use WAL resource manager id %d.",
+						 IDGEN_RMGR_ID)));
 	memcpy(&xlrec, XLogRecGetData(record), sizeof(xlrec));
+	if (xlrec.second < 0 || xlrec.second > B36_MAX_SECONDS)
+		ereport(FATAL,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("invalid WAL record of resource manager %s (id %d) at %X/%X",
+						IDGEN_RMGR_NAME, IDGEN_RMGR_ID,
+						LSN_FORMAT_ARGS(record->ReadRecPtr)),
+				 errdetail("Second " INT64_FORMAT " is outside the time span of base36id (0 to " INT64_FORMAT ").",
+						   xlrec.second, (int64) B36_MAX_SECONDS)));
 
 	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
 	shared->floor = Max(shared->floor, xlrec.second);
-	write_file = xlrec.second > shared->file_second && shared->damaged == STATE_OK;
+	write_file = xlrec.second > shared->file_second && shared->damaged == STATE_OK &&
+		xlrec.second >= clock_second() - REDO_SYNC_WINDOW_S;
 	LWLockRelease(shared->lock);
 
-	if (write_file && state_file_write(xlrec.second, WARNING))
-	{
-		LWLockAcquire(shared->lock, LW_EXCLUSIVE);
-		shared->file_second = Max(shared->file_second, xlrec.second);
-		LWLockRelease(shared->lock);
-	}
+	if (write_file)
+		redo_write_floor();
 }
 
 /*
- * End of redo: the server is about to become a primary.  Its own clock's
- * second may also have been used by the old primary, whose last WAL may not
- * have arrived (asynchronous replication): skip it too.
+ * End of redo, when something was replayed: the seconds replayed without a
+ * write (older than REDO_SYNC_WINDOW_S) go to the file once.
  */
 static void
 base36id_redo_end(void)
 {
-	int64		now = clock_second();
+	bool		write_file;
 
 	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
-	shared->floor = Max(shared->floor, now);
+	write_file = shared->floor > shared->file_second && shared->damaged == STATE_OK;
 	LWLockRelease(shared->lock);
+	if (write_file)
+		redo_write_floor();
 }
 
 static void

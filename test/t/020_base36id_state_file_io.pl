@@ -10,15 +10,20 @@
 #   Generation resumes once fsync works.
 # - While one call waits for a slow fsync, others that need the same second
 #   wait for it in a cancellable wait, not on the LWLock.
+# - When every fsync takes 1.5 s, each reservation ends after its second has
+#   passed: ids still come (of the second just reserved), and a call that
+#   keeps reserving answers a cancel and a fast shutdown at once.
 #
 # Mutations this test catches (tried by hand): the fsync failure reported
 # at data_sync_elevel(ERROR) (a PANIC and a crash restart); waiters that
-# poll without a cancellable wait (the cancel does not end them).
+# poll without a cancellable wait (the cancel does not end them).  The
+# slow-fsync checks fail on 1.1's first generator, which reserved the clock's
+# second again after each slow reservation, forever, without a
+# CHECK_FOR_INTERRUPTS.
 
 use strict;
 use warnings;
 
-use File::Spec;
 use FindBin;
 use lib $FindBin::RealBin;
 use IdgenTest;
@@ -26,35 +31,10 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(time);
 
-# fsync = on: the test framework turns it off, and pg_fsync() then does nothing
 my $node = init_idgen_node('base36id_state_io', 'idgen.worker_id = 3', 'fsync = on');
-# absolute: the server runs in its data directory
-my $ctl = File::Spec->rel2abs($node->basedir . '/fsync');
-my $shim = File::Spec->rel2abs($node->basedir . '/fault_fsync.so');
-system('cc', '-shared', '-fPIC', '-o', $shim, "$FindBin::RealBin/fault_fsync.c", '-ldl') == 0
-  or die "could not build $shim";
-{
-	local $ENV{LD_PRELOAD} = $shim;
-	local $ENV{IDGEN_FSYNC_CTL} = $ctl;
-	$node->start;
-}
+my $ctl = start_with_fault_fsync($node);
 $node->safe_psql('postgres', 'CREATE EXTENSION idgen');
 my $first = $node->safe_psql('postgres', 'SELECT base36id_generate()');
-
-sub set_flag
-{
-	my ($name) = @_;
-	open my $fh, '>', "$ctl.$name" or die "$ctl.$name: $!";
-	close $fh;
-	return;
-}
-
-sub clear_flag
-{
-	my ($name) = @_;
-	unlink "$ctl.$name" or die "$ctl.$name: $!";
-	return;
-}
 
 # waits until just after the start of the server's next second
 sub next_second
@@ -67,7 +47,7 @@ sub next_second
 #
 # fsync fails
 #
-set_flag('fail');
+set_fsync_fault($ctl, 'fail');
 next_second();
 my $log_offset = -s $node->logfile;
 my ($ret, $err) = psql_verbose($node, 'SELECT base36id_generate()');
@@ -80,14 +60,14 @@ is($node->safe_psql('postgres', 'SELECT 1'), '1', 'the server is still up');
 ok( !$node->log_contains(
 		qr/PANIC|server processes terminated|terminated by signal/, $log_offset),
 	'no PANIC, no crash restart');
-clear_flag('fail');
+clear_fsync_fault($ctl, 'fail');
 my $resumed = $node->safe_psql('postgres', 'SELECT base36id_generate()');
 ok($resumed gt $first, 'once fsync works again, generation resumes');
 
 #
 # fsync is slow
 #
-set_flag('stall');
+set_fsync_fault($ctl, 'stall');
 next_second();
 my $slow = $node->background_psql('postgres');
 my $slow_pid = $slow->query_safe('SELECT pg_backend_pid()');
@@ -122,13 +102,64 @@ is( $node->safe_psql(
 	'active',
 	'the reserving call is still held');
 
-clear_flag('stall');
+clear_fsync_fault($ctl, 'stall');
 my ($slow_id) = grep { /^[0-9A-Z]{9}$/ } split /\n/, $slow->query_safe('SELECT 1');
 $slow->quit;
 ok(defined $slow_id && $slow_id gt $resumed,
 	'once the fsync ends, the reserving call returns a later id')
   or diag('id: ' . ($slow_id // 'none'));
 
-$node->stop;
+#
+# every fsync is slow: 1.5 s
+#
+set_fsync_fault($ctl, 'slow', 1500);
+next_second();
+my ($gen_ret, $gen_out, $gen_err) = $node->psql(
+	'postgres',
+	"SET statement_timeout = '60s'; SELECT base36id_generate() FROM generate_series(1, 5)",
+	timeout => 90,
+	timed_out => \my $gen_timed_out);
+is($gen_ret, 0, 'with a 1.5 s fsync, 5 base36ids come')
+  or diag("stderr: $gen_err");
+my @slow_ids = split /\n/, $gen_out;
+is(scalar(grep { /^[0-9A-Z]{9}$/ } @slow_ids), 5, 'five ids');
+is(join(',', @slow_ids), join(',', sort @slow_ids), 'in increasing order');
+is(scalar(keys %{ { map { $_ => 1 } @slow_ids } }), 5, 'all distinct');
+
+# a call that needs many new seconds, each reservation 1.5 s: a cancel ends it
+my $loop_sql =
+  'SELECT count(*) FROM (SELECT base36id_generate() FROM generate_series(1, 1000000)) s';
+my $looper = $node->background_psql('postgres', on_error_stop => 0);
+my $looper_pid = $looper->query_safe('SELECT pg_backend_pid()');
+$looper->query_until(qr/loop-start/, "\\echo loop-start\n$loop_sql;\n");
+sleep 3;
+$t0 = time;
+$node->safe_psql('postgres', "SELECT pg_cancel_backend($looper_pid)");
+$looper->query('SELECT 1');
+my $loop_cancel_seconds = time - $t0;
+$looper->quit;
+like(
+	$looper->{stderr},
+	qr/canceling statement due to user request/,
+	'with a 1.5 s fsync, pg_cancel_backend() cancels a generating call');
+cmp_ok($loop_cancel_seconds, '<', 10, 'within one fsync or two');
+
+# and a fast shutdown stops the server while such a call runs
+$looper = $node->background_psql('postgres', on_error_stop => 0);
+$looper->query_until(qr/loop-start/, "\\echo loop-start\n$loop_sql;\n");
+sleep 3;
+$t0 = time;
+my $stopped;
+{
+	local $ENV{PGCTLTIMEOUT} = 30;
+	$stopped = $node->stop('fast', fail_ok => 1);
+}
+my $stop_seconds = time - $t0;
+ok($stopped, 'with a 1.5 s fsync, a fast shutdown stops the server')
+  or diag("pg_ctl stop -m fast failed after $stop_seconds s");
+$node->stop('immediate') unless $stopped;
+# psql lost its server
+eval { $looper->quit };
+clear_fsync_fault($ctl, 'slow');
 
 done_testing();

@@ -30,6 +30,7 @@ use Time::HiRes ();
 our @EXPORT = qw(
   init_idgen_node
   start_idgen_node
+  start_idgen_primary
   psql_verbose
   pgbench_script
   hold_barrier
@@ -60,6 +61,9 @@ our @EXPORT = qw(
   server_clock_lag
   start_faketime_primary
   state_file_second
+  start_with_fault_fsync
+  set_fsync_fault
+  clear_fsync_fault
 );
 
 #
@@ -84,6 +88,20 @@ sub start_idgen_node
 {
 	my ($name, @conf) = @_;
 	my $node = init_idgen_node($name, @conf);
+	$node->start;
+	$node->safe_psql('postgres', 'CREATE EXTENSION idgen');
+	return $node;
+}
+
+# start_idgen_primary($name, @conf): as start_idgen_node, for a node that can
+# have streaming standbys (allows_streaming).
+sub start_idgen_primary
+{
+	my ($name, @conf) = @_;
+	my $node = PostgreSQL::Test::Cluster->new($name);
+	$node->init(allows_streaming => 1);
+	$node->append_conf('postgresql.conf',
+		join("\n", "shared_preload_libraries = 'idgen'", @conf));
 	$node->start;
 	$node->safe_psql('postgres', 'CREATE EXTENSION idgen');
 	return $node;
@@ -578,6 +596,49 @@ sub state_file_second
 	return undef unless defined $n && $n == 16;
 	my ($magic, $crc, $second) = unpack('L L q', $buf);
 	return $magic == 0x49443337 ? $second : undef;
+}
+
+#
+# A slow or failing disk under the state file: test/t/fault_fsync.c, preloaded
+#
+
+# start_with_fault_fsync($node): starts $node (which needs fsync = on: the
+# test framework turns it off, and pg_fsync() then does nothing) with the
+# fsync shim preloaded, built into the node's base directory; returns the
+# path prefix of its flag files for set_fsync_fault().
+sub start_with_fault_fsync
+{
+	my ($node) = @_;
+	# absolute: the server runs in its data directory
+	my $ctl = File::Spec->rel2abs($node->basedir . '/fsync');
+	my $shim = File::Spec->rel2abs($node->basedir . '/fault_fsync.so');
+	my $src = File::Spec->catfile((File::Spec->splitpath(__FILE__))[1], 'fault_fsync.c');
+	system('cc', '-shared', '-fPIC', '-o', $shim, $src, '-ldl') == 0
+	  or die "could not build $shim";
+	local $ENV{LD_PRELOAD} = $shim;
+	local $ENV{IDGEN_FSYNC_CTL} = $ctl;
+	$node->start;
+	return $ctl;
+}
+
+# set_fsync_fault($ctl, $what, $content): from now on fsync() of the state
+# file fails ('fail'), blocks ('stall'), takes $content milliseconds
+# ('slow') or is counted ('count': a line "1" each in the file "$ctl.count"),
+# until clear_fsync_fault($ctl, $what).
+sub set_fsync_fault
+{
+	my ($ctl, $what, $content) = @_;
+	open my $fh, '>', "$ctl.$what" or die "$ctl.$what: $!";
+	print $fh ($content // ''), "\n";
+	close $fh or die "$ctl.$what: $!";
+	return;
+}
+
+sub clear_fsync_fault
+{
+	my ($ctl, $what) = @_;
+	unlink "$ctl.$what" or die "$ctl.$what: $!";
+	return;
 }
 
 1;

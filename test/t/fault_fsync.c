@@ -1,8 +1,10 @@
 /*
- * LD_PRELOAD shim for 020_base36id_state_file_io.pl: fsync() of base36id's
- * state file fails with EIO while the file $IDGEN_FSYNC_CTL.fail exists, and
- * blocks while $IDGEN_FSYNC_CTL.stall exists (a slow disk).  Every other
- * fsync() is the real one.
+ * LD_PRELOAD shim for base36id's state file tests: fsync() of the state file
+ * fails with EIO while the file $IDGEN_FSYNC_CTL.fail exists, blocks while
+ * $IDGEN_FSYNC_CTL.stall exists (a stuck disk), and takes as many
+ * milliseconds as $IDGEN_FSYNC_CTL.slow says while that file exists (a slow
+ * disk); while $IDGEN_FSYNC_CTL.count exists, each one appends a line "1" to
+ * it.  Every other fsync() is the real one.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -21,6 +23,39 @@ flag(const char *ctl, const char *suffix)
 
 	snprintf(path, sizeof(path), "%s.%s", ctl, suffix);
 	return access(path, F_OK) == 0;
+}
+
+/* appends a line to <ctl>.count, if it exists */
+static void
+count(const char *ctl)
+{
+	char		path[4096];
+	FILE	   *f;
+
+	snprintf(path, sizeof(path), "%s.count", ctl);
+	if (access(path, F_OK) != 0 || (f = fopen(path, "a")) == NULL)
+		return;
+	fputs("1\n", f);
+	fclose(f);
+}
+
+/* sleeps for the milliseconds the file <ctl>.slow holds, if it exists */
+static void
+slow(const char *ctl)
+{
+	char		path[4096];
+	FILE	   *f;
+	long		ms = 0;
+
+	snprintf(path, sizeof(path), "%s.slow", ctl);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return;
+	if (fscanf(f, "%ld", &ms) != 1)
+		ms = 0;
+	fclose(f);
+	if (ms > 0)
+		usleep((useconds_t) (ms * 1000));
 }
 
 int
@@ -46,8 +81,10 @@ fsync(int fd)
 				errno = EIO;
 				return -1;
 			}
+			count(ctl);
 			while (flag(ctl, "stall"))
 				usleep(10000);
+			slow(ctl);
 		}
 	}
 	return real_fsync(fd);
