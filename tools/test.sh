@@ -22,10 +22,13 @@ source "$(dirname "$0")/lib.sh"
 source "$IDGEN_ROOT/test/clients/run.sh"
 source "$IDGEN_ROOT/test/package/run.sh"
 source "$IDGEN_ROOT/test/pgbuild/run.sh"
+source "$IDGEN_ROOT/test/ops/common.sh"
+source "$IDGEN_ROOT/test/ops/pgbackrest.sh"
 
 ONCE_SUITES=(fuzz pgbuild)
 # unit: test_random builds src/random.c against the server's headers
-VERSION_SUITES=(unit symbols regress tap clients package bench)
+# pgbackrest: the operations tools (test/ops/), where they support the major
+VERSION_SUITES=(unit symbols regress tap clients package bench pgbackrest)
 
 # wanted SUITE: is it in IDGEN_SUITES (all when unset)?
 wanted() {
