@@ -24,6 +24,7 @@ source "$IDGEN_ROOT/test/package/run.sh"
 source "$IDGEN_ROOT/test/pgbuild/run.sh"
 source "$IDGEN_ROOT/test/ops/common.sh"
 source "$IDGEN_ROOT/test/ops/pgbackrest.sh"
+source "$IDGEN_ROOT/test/ops/pgupgrade.sh"
 
 ONCE_SUITES=(fuzz pgbuild)
 # unit: test_random builds src/random.c against the server's headers
@@ -176,6 +177,7 @@ run_version() {
 	cat "$IDGEN_WORK/build.log"
 	record build 1 0
 	idgen_install
+	OPS_BIN[$PG_MAJOR]=$PG_BIN
 	for suite in "${VERSION_SUITES[@]}"; do
 		wanted "$suite" || continue
 		say "PostgreSQL $PG_MAJOR: $suite"
@@ -242,6 +244,14 @@ for v in $IDGEN_PG_VERSIONS; do
 	run_version
 	TIMES+=("pg$v: $(($(date +%s) - t0)) s")
 done
+
+# after every major: pg_upgrade between them (test/ops/pgupgrade.sh)
+SUITE_PREFIX=
+if wanted pgupgrade; then
+	t0=$(date +%s)
+	run_pgupgrade
+	TIMES+=("pgupgrade: $(($(date +%s) - t0)) s")
+fi
 
 say "results:"
 printf '  %s\n' "${SUMMARY[@]}" >&2

@@ -36,14 +36,15 @@ ops_sql() {
 }
 
 # ops_initdb BIN DATADIR PORT [conf lines...]: a cluster for loopback TCP
-# with idgen preloaded
+# with idgen preloaded (unless OPS_PRELOAD=0); initdb gets OPS_INITDB_OPTS
 ops_initdb() {
 	local bin=$1 data=$2 port=$3 line
 	shift 3
+	# shellcheck disable=SC2086
 	as_server "$bin/initdb" -D "$data" -U postgres -A trust -E UTF8 --locale=C --no-sync \
-		>"$data.initdb.log" 2>&1 || { cat "$data.initdb.log"; return 1; }
+		${OPS_INITDB_OPTS:-} >"$data.initdb.log" 2>&1 || { cat "$data.initdb.log"; return 1; }
 	{
-		echo "shared_preload_libraries = 'idgen'"
+		[ "${OPS_PRELOAD:-1}" = 0 ] || echo "shared_preload_libraries = 'idgen'"
 		echo "listen_addresses = '127.0.0.1'"
 		echo "unix_socket_directories = ''"
 		echo "port = $port"
@@ -71,4 +72,10 @@ ops_record() {
 	grep -v '^ok - ' "$2" || true
 	[ "$p" -gt 0 ] || [ "$f" -gt 0 ] || f=1
 	record "$1" "$p" "$f"
+}
+
+# faketime_env OFFSET: the environment that starts a server with its clock
+# OFFSET seconds apart (libfaketime; "-10" is 10 s behind)
+faketime_env() {
+	echo "LD_PRELOAD=$(ls /usr/lib/*/faketime/libfaketime.so.1 | head -n 1) FAKETIME=$1 FAKETIME_DONT_FAKE_MONOTONIC=1"
 }

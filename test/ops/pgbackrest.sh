@@ -91,7 +91,7 @@ ops_pgbackrest() {
 	check "the WAL up to here is archived" as_server $br check
 	ops_stop "$PG_BIN" "$dir/primary"
 
-	faketime="LD_PRELOAD=$(ls /usr/lib/*/faketime/libfaketime.so.1 | head -n 1) FAKETIME=-10 FAKETIME_DONT_FAKE_MONOTONIC=1"
+	faketime=$(faketime_env -10)
 	for d in pitr latest; do
 		port2=$(free_port)
 		if [ "$d" = pitr ]; then
