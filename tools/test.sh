@@ -25,11 +25,12 @@ source "$IDGEN_ROOT/test/pgbuild/run.sh"
 source "$IDGEN_ROOT/test/ops/common.sh"
 source "$IDGEN_ROOT/test/ops/pgbackrest.sh"
 source "$IDGEN_ROOT/test/ops/pgupgrade.sh"
+source "$IDGEN_ROOT/test/ops/patroni.sh"
 
 ONCE_SUITES=(fuzz pgbuild)
 # unit: test_random builds src/random.c against the server's headers
-# pgbackrest: the operations tools (test/ops/), where they support the major
-VERSION_SUITES=(unit symbols regress tap clients package bench pgbackrest)
+# patroni, pgbackrest: the operations tools (test/ops/), where they support the major
+VERSION_SUITES=(unit symbols regress tap clients package bench patroni pgbackrest)
 
 # wanted SUITE: is it in IDGEN_SUITES (all when unset)?
 wanted() {

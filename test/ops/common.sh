@@ -64,13 +64,16 @@ ops_stop() {
 	as_server "$1/pg_ctl" -D "$2" -m "${3:-fast}" -w stop >/dev/null
 }
 
-# ops_record SUITE LOG: count the "ok"/"not ok" lines of LOG
+# ops_record SUITE LOG [EXIT]: count the "ok"/"not ok" lines of LOG; a
+# non-zero EXIT without a "not ok" is one failure
 ops_record() {
 	local p f
 	p=$(grep -c '^ok - ' "$2" || true)
 	f=$(grep -c '^not ok - ' "$2" || true)
 	grep -v '^ok - ' "$2" || true
 	[ "$p" -gt 0 ] || [ "$f" -gt 0 ] || f=1
+	[ "${3:-0}" -eq 0 ] || [ "$f" -gt 0 ] || f=1
+	OPS_FAIL_LAST=$f
 	record "$1" "$p" "$f"
 }
 
