@@ -13,7 +13,7 @@ IDGEN_PATRONI_MAJORS=${IDGEN_PATRONI_MAJORS:-15}
 run_patroni() {
 	local dir=$IDGEN_WORK/patroni rc=0
 	if [[ " $IDGEN_PATRONI_MAJORS " != *" $PG_MAJOR "* ]]; then
-		skip patroni 1 "Patroni $(patroni --version 2>/dev/null | sed 's/^patroni //') runs on PostgreSQL $IDGEN_PATRONI_MAJORS here (IDGEN_PATRONI_MAJORS)"
+		skip "${SUITE_PREFIX}patroni" 1 "Patroni $(patroni --version 2>/dev/null | sed 's/^patroni //') runs on PostgreSQL $IDGEN_PATRONI_MAJORS here (IDGEN_PATRONI_MAJORS)"
 		return 0
 	fi
 	as_server rm -rf "$dir"

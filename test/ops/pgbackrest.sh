@@ -35,7 +35,7 @@ run_pgbackrest() {
 		[ -f "$dir/$d/postmaster.pid" ] && ops_stop "$PG_BIN" "$dir/$d" immediate
 	done
 	if grep -q '^skip: ' "$log"; then
-		skip pgbackrest 1 "$(sed -n 's/^skip: //p' "$log")"
+		skip "${SUITE_PREFIX}pgbackrest" 1 "$(sed -n 's/^skip: //p' "$log")"
 		return 0
 	fi
 	ops_record pgbackrest "$log"
