@@ -334,11 +334,12 @@ def main():
                 rewinds_before = cl.rewinds(old)
                 with open(os.path.join(a.dir, f"data-{old}", "postmaster.pid")) as f:
                     os.kill(int(f.readline()), signal.SIGKILL)
-            leader = cl.wait_healthy(not_leader=old)
-            if leader is None:
+            new = cl.wait_healthy(not_leader=old)
+            if new is None:
                 check(f"{ev} {done[ev] + 1}: every node back without a hand", False,
                       f"from {old}; the cluster: {cl.cluster()}")
                 break
+            leader = new
             done[ev] += 1
             how = ""
             if ev == "failover":
@@ -361,7 +362,8 @@ def main():
         stop.set()
         for c in clients:
             c.join(30)
-        leader = cl.wait_healthy(timeout=30) or leader
+        # the leader now, even if some node did not come back
+        leader = cl.wait_healthy(timeout=30) or cl.state()[0] or leader
         total = 0
         for c in clients:
             total += len(c.ids)
