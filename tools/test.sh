@@ -6,8 +6,10 @@
 # headers), its exported symbols, pg_regress against a scratch cluster, the
 # TAP tests (PostgreSQL::Test::Cluster), the client programs
 # (test/clients/run.sh), the packaging (test/package/run.sh; a Debian
-# package only for the majors pg_buildext builds for: 15 on Debian 12) and
-# the benchmark harness at tiny sizes.
+# package only for the majors pg_buildext builds for: 15 on Debian 12), the
+# benchmark harness at tiny sizes, and idgen under the operations tools
+# where they support the major (test/ops: Patroni, pgBackRest); after every
+# major, pg_upgrade between the majors tested (test/ops/pgupgrade.sh).
 # Ends with one line "idgen: N passed, M failed" (", K skipped" added when
 # something was skipped).
 #

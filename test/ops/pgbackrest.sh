@@ -21,7 +21,7 @@ INSERT INTO ids SELECT :'batch', base36id_generate(), iuid_generate(1, 2),
 	distid_generate(), flaxid_generate() FROM generate_series(1, 300);"
 
 run_pgbackrest() {
-	local dir=$IDGEN_WORK/pgbackrest log
+	local dir=$IDGEN_WORK/pgbackrest log d
 	as_server rm -rf "$dir"
 	as_server mkdir -p "$dir"
 	log=$dir/test.log

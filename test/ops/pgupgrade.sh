@@ -17,7 +17,7 @@
 declare -A OPS_BIN=()
 
 run_pgupgrade() {
-	local pair old new mode dir out reason
+	local pair old new mode dir out reason d
 	for pair in "15 17" "15 18" "17 18"; do
 		read -r old new <<<"$pair"
 		if [[ " $IDGEN_PG_VERSIONS " != *" $old "* || " $IDGEN_PG_VERSIONS " != *" $new "* ]]; then
