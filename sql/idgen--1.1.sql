@@ -1082,6 +1082,16 @@ $$;
 CREATE FUNCTION idgen_check_worker_ids(conninfos text[] DEFAULT NULL,
                                        OUT node text, OUT worker_id int, OUT problem text)
 RETURNS SETOF record
+
+-- Skip support after pg_upgrade (issue 21).  pg_upgrade into 18 carries the
+-- operator families over as the old server had them, without support
+-- function 6; creating or updating the extension on 18 is what adds it
+-- (above), and an upgraded cluster does neither.  This adds it where the
+-- server has the slot and a family lacks it, and is a no-op elsewhere, so
+-- operators can run it after every pg_upgrade.  DDL as the caller (a
+-- superuser: ALTER OPERATOR FAMILY requires it), search_path pinned,
+-- idgen's schema looked up at run time (it is relocatable).
+CREATE FUNCTION idgen_add_skip_support() RETURNS int
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
@@ -1185,3 +1195,30 @@ BEGIN
 END
 $fn$;
 COMMENT ON FUNCTION idgen_check_worker_ids(text[]) IS 'one row per node with its idgen.worker_id and, when it has none, is not reached or shares it, the problem; all Citus nodes when called without arguments, else the nodes of the connection strings (through dblink)';
+
+	ext_schema name;
+	t text;
+	added int := 0;
+BEGIN
+	IF current_setting('server_version_num')::int < 180000 THEN
+		RETURN 0;
+	END IF;
+	SELECT n.nspname INTO ext_schema
+	FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+	WHERE e.extname = 'idgen';
+	FOREACH t IN ARRAY ARRAY['iuid', 'base36id', 'distid', 'flaxid'] LOOP
+		IF NOT EXISTS (SELECT FROM pg_amproc p
+		               JOIN pg_opfamily f ON f.oid = p.amprocfamily
+		               JOIN pg_am a ON a.oid = f.opfmethod
+		               JOIN pg_namespace n ON n.oid = f.opfnamespace
+		               WHERE a.amname = 'btree' AND f.opfname = t || '_ops'
+		                 AND n.nspname = ext_schema AND p.amprocnum = 6) THEN
+			EXECUTE format('ALTER OPERATOR FAMILY %1$I.%2$I USING btree ADD FUNCTION 6 (%1$I.%3$I, %1$I.%3$I) %1$I.%4$I(internal)',
+			               ext_schema, t || '_ops', t, t || '_skipsupport');
+			added := added + 1;
+		END IF;
+	END LOOP;
+	RETURN added;
+END
+$fn$;
+COMMENT ON FUNCTION idgen_add_skip_support() IS 'on PostgreSQL 18 and later, add B-tree skip support to the operator families that lack it (after pg_upgrade); returns how many it changed';

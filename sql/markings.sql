@@ -37,8 +37,12 @@ WHERE d.deptype = 'e' AND p.prokind = 'f'
     OR (p.proname IN ('idgen_create_partitions', 'idgen_check_worker_ids')
         AND NOT (p.provolatile = 'v' AND NOT p.proisstrict AND p.proparallel = 'u'
                  AND NOT p.prosecdef AND p.proconfig = '{"search_path=pg_catalog, pg_temp"}'))
+    -- skip support after pg_upgrade: DDL as the caller, like partition upkeep
+    OR (p.proname = 'idgen_add_skip_support'
+        AND NOT (p.provolatile = 'v' AND p.proisstrict = false AND p.proparallel = 'u'
+                 AND NOT p.prosecdef AND p.proconfig = '{"search_path=pg_catalog, pg_temp"}'))
     OR (p.proname !~ '_generate(_dense)?$' AND NOT (p.proname ~ '^public_id' AND p.pronargs <= 1)
-        AND p.proname NOT IN ('idgen_create_partitions', 'idgen_check_worker_ids')
+        AND p.proname NOT IN ('idgen_create_partitions', 'idgen_check_worker_ids', 'idgen_add_skip_support')
         AND NOT (p.provolatile = 'i' AND p.proisstrict AND p.proparallel = 's')))
 ORDER BY 1, 2;
 DROP EXTENSION idgen;

@@ -92,6 +92,22 @@ SELECT * FROM pg_temp.skip_scan('flaxid', $$'zzzzzzzzzzzzzzz' || substr('pqrstuv
 \echo PostgreSQL before 18 has no B-tree skip support
 \endif
 
+-- idgen_add_skip_support(), the path after pg_upgrade into 18 (which keeps
+-- the families as the old server had them): nothing is missing after
+-- CREATE EXTENSION, on any server; on 18, families without function 6 get
+-- it back, and a second call finds nothing to do
+SELECT idgen_add_skip_support() AS added;
+\if :skip_scans
+ALTER OPERATOR FAMILY iuid_ops USING btree DROP FUNCTION 6 (iuid, iuid);
+ALTER OPERATOR FAMILY flaxid_ops USING btree DROP FUNCTION 6 (flaxid, flaxid);
+SELECT idgen_add_skip_support() AS added;
+SELECT f.opfname, p.amproc::regprocedure AS skip_support
+FROM pg_opfamily f JOIN pg_amproc p ON p.amprocfamily = f.oid AND p.amprocnum = 6
+WHERE f.opfname IN ('iuid_ops', 'base36id_ops', 'distid_ops', 'flaxid_ops')
+ORDER BY 1;
+SELECT idgen_add_skip_support() AS added;
+\endif
+
 SET client_min_messages = warning;
 DROP EXTENSION idgen CASCADE;
 RESET client_min_messages;

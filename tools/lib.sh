@@ -30,6 +30,9 @@ IDGEN_PACKAGES=(make gcc perl postgresql-$IDGEN_PG_DEBIAN postgresql-server-dev-
 # the client programs (test/clients) and the Debian package (debian/)
 IDGEN_PACKAGES+=(python3-psycopg libpostgresql-jdbc-java default-jdk-headless
 	build-essential debhelper dpkg-dev postgresql-server-dev-all autopkgtest)
+# the operations tools test/ops runs idgen under: Patroni (with its built-in
+# Raft store), pgBackRest
+IDGEN_PACKAGES+=(patroni python3-pysyncobj pgbackrest)
 # Node.js from elsewhere (e.g. NodeSource) brings its own npm
 command -v npm >/dev/null || IDGEN_PACKAGES+=(nodejs npm)
 

@@ -6,9 +6,11 @@
 # headers), its exported symbols, pg_regress against a scratch cluster, the
 # TAP tests (PostgreSQL::Test::Cluster), the client programs
 # (test/clients/run.sh), the packaging (test/package/run.sh; a Debian
-# package only for the majors pg_buildext builds for: 15 on Debian 12) and
-# the benchmark harness at tiny sizes, and a Citus cluster (test/citus; on
-# the majors Citus supports).
+# package only for the majors pg_buildext builds for: 15 on Debian 12), the
+# benchmark harness at tiny sizes, a Citus cluster (test/citus; on the
+# majors Citus supports), and idgen under the operations tools where they
+# support the major (test/ops: Patroni, pgBackRest); after every major,
+# pg_upgrade between the majors tested (test/ops/pgupgrade.sh).
 # Ends with one line "idgen: N passed, M failed" (", K skipped" added when
 # something was skipped).
 #
@@ -23,10 +25,15 @@ source "$(dirname "$0")/lib.sh"
 source "$IDGEN_ROOT/test/clients/run.sh"
 source "$IDGEN_ROOT/test/package/run.sh"
 source "$IDGEN_ROOT/test/pgbuild/run.sh"
+source "$IDGEN_ROOT/test/ops/common.sh"
+source "$IDGEN_ROOT/test/ops/pgbackrest.sh"
+source "$IDGEN_ROOT/test/ops/pgupgrade.sh"
+source "$IDGEN_ROOT/test/ops/patroni.sh"
 
 ONCE_SUITES=(fuzz pgbuild)
 # unit: test_random builds src/random.c against the server's headers
-VERSION_SUITES=(unit symbols regress tap clients package bench citus)
+# patroni, pgbackrest: the operations tools (test/ops/), where they support the major
+VERSION_SUITES=(unit symbols regress tap clients package bench citus patroni pgbackrest)
 
 # wanted SUITE: is it in IDGEN_SUITES (all when unset)?
 wanted() {
@@ -202,6 +209,7 @@ run_version() {
 	cat "$IDGEN_WORK/build.log"
 	record build 1 0
 	idgen_install
+	OPS_BIN[$PG_MAJOR]=$PG_BIN
 	for suite in "${VERSION_SUITES[@]}"; do
 		wanted "$suite" || continue
 		say "PostgreSQL $PG_MAJOR: $suite"
@@ -276,6 +284,14 @@ for v in $IDGEN_PG_VERSIONS; do
 	# the server's own build (or its reuse from the cache), then the suites
 	TIMES+=("pg$v: $((t1 - t0)) s server + $(($(date +%s) - t1)) s suites")
 done
+
+# after every major: pg_upgrade between them (test/ops/pgupgrade.sh)
+SUITE_PREFIX=
+if wanted pgupgrade; then
+	t0=$(date +%s)
+	run_pgupgrade
+	TIMES+=("pgupgrade: $(($(date +%s) - t0)) s")
+fi
 
 [ -f "$IDGEN_TOP/prebuild.log" ] && grep '^idgen:' "$IDGEN_TOP/prebuild.log" >&2
 say "results:"
