@@ -1082,16 +1082,6 @@ $$;
 CREATE FUNCTION idgen_check_worker_ids(conninfos text[] DEFAULT NULL,
                                        OUT node text, OUT worker_id int, OUT problem text)
 RETURNS SETOF record
-
--- Skip support after pg_upgrade (issue 21).  pg_upgrade into 18 carries the
--- operator families over as the old server had them, without support
--- function 6; creating or updating the extension on 18 is what adds it
--- (above), and an upgraded cluster does neither.  This adds it where the
--- server has the slot and a family lacks it, and is a no-op elsewhere, so
--- operators can run it after every pg_upgrade.  DDL as the caller (a
--- superuser: ALTER OPERATOR FAMILY requires it), search_path pinned,
--- idgen's schema looked up at run time (it is relocatable).
-CREATE FUNCTION idgen_add_skip_support() RETURNS int
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
@@ -1196,6 +1186,20 @@ END
 $fn$;
 COMMENT ON FUNCTION idgen_check_worker_ids(text[]) IS 'one row per node with its idgen.worker_id and, when it has none, is not reached or shares it, the problem; all Citus nodes when called without arguments, else the nodes of the connection strings (through dblink)';
 
+
+-- Skip support after pg_upgrade (issue 21).  pg_upgrade into 18 carries the
+-- operator families over as the old server had them, without support
+-- function 6; creating or updating the extension on 18 is what adds it
+-- (above), and an upgraded cluster does neither.  This adds it where the
+-- server has the slot and a family lacks it, and is a no-op elsewhere, so
+-- operators can run it after every pg_upgrade.  DDL as the caller (a
+-- superuser: ALTER OPERATOR FAMILY requires it), search_path pinned,
+-- idgen's schema looked up at run time (it is relocatable).
+CREATE FUNCTION idgen_add_skip_support() RETURNS int
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
 	ext_schema name;
 	t text;
 	added int := 0;
