@@ -36,8 +36,11 @@ WHERE d.deptype = 'e' AND p.prokind = 'f'
     OR (p.proname = 'idgen_create_partitions'
         AND NOT (p.provolatile = 'v' AND NOT p.proisstrict AND p.proparallel = 'u'
                  AND NOT p.prosecdef AND p.proconfig = '{"search_path=pg_catalog, pg_temp"}'))
+    -- monitoring reads counters that change under it: VOLATILE; shared
+    -- memory is the same in parallel workers: PARALLEL SAFE
+    OR (p.proname ~ '^idgen_stat_' AND NOT (p.provolatile = 'v' AND p.proparallel = 's'))
     OR (p.proname !~ '_generate$' AND NOT (p.proname ~ '^public_id' AND p.pronargs <= 1)
-        AND p.proname <> 'idgen_create_partitions'
+        AND p.proname <> 'idgen_create_partitions' AND p.proname !~ '^idgen_stat_'
         AND NOT (p.provolatile = 'i' AND p.proisstrict AND p.proparallel = 's')))
 ORDER BY 1, 2;
 DROP EXTENSION idgen;

@@ -233,10 +233,14 @@ distid_generate(PG_FUNCTION_ARGS)
 	for (;;)
 	{
 		uint64		now = idgen_clock_ms() + MS_1900_TO_1970;
+		uint64		prev = distid_state.prev_ts;
 
 		switch (distid_next(&distid_state, now, idgen_random_u64, NULL, &id))
 		{
 			case DISTID_GEN_OK:
+				/* its clock is the time it stamps: a second in the past */
+				idgen_stats_clock(IDGEN_GEN_DISTID, (int64) (now - DISTID_LEEWAY_MS),
+								  (int64) prev, (int64) distid_state.prev_ts);
 				return distid_datum(id);
 			case DISTID_GEN_SLEEP:
 				sleep_1ms();
@@ -332,11 +336,14 @@ distid128_generate(PG_FUNCTION_ARGS)
 	{
 		uint32		sub_ns;
 		uint64		now = idgen_clock_now(&sub_ns) + MS_1700_TO_1970;
+		uint64		prev = distid128_state.prev_ts;
 
 		switch (distid128_next(&distid128_state, now, sub_ns, idgen_random_u64, NULL,
 							   result->data))
 		{
 			case DISTID_GEN_OK:
+				idgen_stats_clock(IDGEN_GEN_DISTID128, (int64) now, (int64) prev,
+								  (int64) distid128_state.prev_ts);
 				PG_RETURN_UUID_P(result);
 			case DISTID_GEN_SLEEP:
 				sleep_1ms();

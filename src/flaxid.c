@@ -104,7 +104,7 @@ PG_FUNCTION_INFO_V1(flaxid_generate);
 Datum
 flaxid_generate(PG_FUNCTION_ARGS)
 {
-	idgen_mono_next_now(&flaxid_state, &flaxid_mono_cfg, &flaxid_span);
+	idgen_mono_next_now(&flaxid_state, &flaxid_mono_cfg, &flaxid_span, IDGEN_GEN_FLAXID);
 	return flaxid_datum(flaxid_compose(flaxid_state.ms, flaxid_state.rand));
 }
 

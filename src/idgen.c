@@ -4,6 +4,7 @@
  */
 #include "idgen.h"
 #include "random.h"
+#include "stats.h"
 
 #include <time.h>
 
@@ -24,6 +25,7 @@ _PG_init(void)
 {
 	base36id_init();
 	publicid_init();
+	idgen_stats_init();
 	MarkGUCPrefixReserved("idgen");
 }
 
@@ -114,14 +116,17 @@ idgen_clock_out_of_span(const idgen_time_span *span)
 }
 
 void
-idgen_mono_next_now(idg_mono *st, const idg_mono_cfg *cfg, const idgen_time_span *span)
+idgen_mono_next_now(idg_mono *st, const idg_mono_cfg *cfg, const idgen_time_span *span,
+					idgen_clock_gen gen)
 {
 	uint32		sub_ns;
 	int64		now = (int64) idgen_clock_now(&sub_ns) - span->epoch_unix_ms;
+	int64		prev = (int64) st->ms;
 
 	if (now < 0 ||
 		idg_mono_next(st, cfg, (uint64) now, sub_ns, idgen_random_u64, NULL) != IDG_MONO_OK)
 		idgen_clock_out_of_span(span);
+	idgen_stats_clock(gen, now, prev, (int64) st->ms);
 }
 
 void

@@ -14,6 +14,7 @@
 #include "utils/timestamp.h"
 
 #include "core/monotonic.h"
+#include "stats.h"
 
 /*
  * PostgreSQL 18 replaced pg_attribute_noreturn(), written after the
@@ -96,7 +97,7 @@ extern int	idgen_errdetail_bad_char(const char *input, size_t offset);
 
 /* generate the next id of a monotonic stream from the real-time clock */
 extern void idgen_mono_next_now(idg_mono *st, const idg_mono_cfg *cfg,
-								const idgen_time_span *span);
+								const idgen_time_span *span, idgen_clock_gen gen);
 extern void idgen_mono_next_at(idg_mono *st, const idg_mono_cfg *cfg,
 							   const idgen_time_span *span, TimestampTz at);
 

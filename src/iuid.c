@@ -195,7 +195,7 @@ iuid_generate(PG_FUNCTION_ARGS)
 	unsigned	country = iuid_arg_byte(PG_GETARG_INT32(0), "country");
 	unsigned	entity = iuid_arg_byte(PG_GETARG_INT32(1), "entity");
 
-	idgen_mono_next_now(&iuid_state, &iuid_mono_cfg, &iuid_span);
+	idgen_mono_next_now(&iuid_state, &iuid_mono_cfg, &iuid_span, IDGEN_GEN_IUID);
 	return iuid_make(&iuid_state, country, entity);
 }
 
