@@ -82,7 +82,14 @@ static stats_shared *sh = NULL;
 static stats_counts *my = NULL;
 static stats_slot local_slot;
 
-int64		idgen_stats_last_clock[IDGEN_NGENS];
+/*
+ * The clock reading and id of the last event, per generator.  Between events
+ * every id is the clock reading (see idgen_stats_clock), so the last reading
+ * is the last id, unless that id is the one of the last event.
+ */
+static int64 event_clock[IDGEN_NGENS];
+static int64 event_id[IDGEN_NGENS];
+static bool event_seen[IDGEN_NGENS];
 
 static const char *const gen_names[IDGEN_NGENS] = {"iuid", "flaxid", "distid", "distid128"};
 
@@ -183,8 +190,11 @@ void
 idgen_stats_clock_event(idgen_clock_gen gen, int64 now, int64 prev, int64 id)
 {
 	pg_atomic_uint64 *c = my_counts()->clock[gen];
-	int64		last = idgen_stats_last_clock[gen];
+	int64		last = event_seen[gen] && event_id[gen] == prev ? event_clock[gen] : prev;
 
+	event_clock[gen] = now;
+	event_id[gen] = id;
+	event_seen[gen] = true;
 	if (now < last)
 	{
 		/* the clock went back since the last id */
