@@ -13,6 +13,7 @@
 #
 #   IDGEN_PG_VERSIONS=15 bash tools/test.sh      only against PostgreSQL 15
 #   IDGEN_SUITES="regress" bash tools/test.sh    only those suites (the build always)
+#   IDGEN_SUITES=tap IDGEN_TAP=t/021_monitoring.pl bash tools/test.sh   one TAP file
 #
 # A new suite is a function run_<name> that calls `record`, added to
 # ONCE_SUITES or VERSION_SUITES below.  A version suite finds the build in
@@ -107,7 +108,7 @@ run_tap() {
 	(cd "$dir" && as_server env PATH="$PG_BIN:$PATH" TESTDIR="$dir" \
 		TESTDATADIR="$dir/tmp_check" TESTLOGDIR="$dir/tmp_check/log" \
 		PG_REGRESS="$PGXS_DIR/src/test/regress/pg_regress" \
-		prove -I "$PGXS_DIR/src/test/perl" t/*.pl) >"$log" 2>&1 || true
+		prove -I "$PGXS_DIR/src/test/perl" ${IDGEN_TAP:-t/*.pl}) >"$log" 2>&1 || true
 	cat "$log"
 	p=$(sed -n 's/^Files=[0-9]*, Tests=\([0-9]*\),.*/\1/p' "$log")
 	p=${p:-0}
