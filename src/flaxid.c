@@ -14,6 +14,7 @@ static const idgen_time_span flaxid_span = {
 	.max_units = FLAXID_MAX_MS,
 	.first = "2015-01-01 00:00:00 UTC",
 	.last = "2049-11-03 19:53:47.775 UTC",
+	.clock_gen = IDGEN_GEN_FLAXID,
 };
 
 /*
@@ -104,7 +105,7 @@ PG_FUNCTION_INFO_V1(flaxid_generate);
 Datum
 flaxid_generate(PG_FUNCTION_ARGS)
 {
-	idgen_mono_next_now(&flaxid_state, &flaxid_mono_cfg, &flaxid_span, IDGEN_GEN_FLAXID);
+	idgen_mono_next_now(&flaxid_state, &flaxid_mono_cfg, &flaxid_span);
 	return flaxid_datum(flaxid_compose(flaxid_state.ms, flaxid_state.rand));
 }
 

@@ -115,18 +115,45 @@ idgen_clock_out_of_span(const idgen_time_span *span)
 	pg_unreachable();
 }
 
-void
-idgen_mono_next_now(idg_mono *st, const idg_mono_cfg *cfg, const idgen_time_span *span,
-					idgen_clock_gen gen)
+static inline void
+mono_next(idg_mono *st, const idg_mono_cfg *cfg, const idgen_time_span *span,
+		  int64 now, uint32 sub_ns)
 {
-	uint32		sub_ns;
-	int64		now = (int64) idgen_clock_now(&sub_ns) - span->epoch_unix_ms;
-	int64		prev = (int64) st->ms;
-
 	if (now < 0 ||
 		idg_mono_next(st, cfg, (uint64) now, sub_ns, idgen_random_u64, NULL) != IDG_MONO_OK)
 		idgen_clock_out_of_span(span);
-	idgen_stats_clock(gen, now, prev, (int64) st->ms);
+}
+
+/* the clock is behind the last id: a step back, or a borrowed lead */
+static pg_noinline void
+mono_next_behind(idg_mono *st, const idg_mono_cfg *cfg, const idgen_time_span *span,
+				 int64 now, uint32 sub_ns)
+{
+	int64		prev = (int64) st->ms;
+
+	mono_next(st, cfg, span, now, sub_ns);
+	idgen_stats_clock_event(span->clock_gen, now, prev, (int64) st->ms);
+}
+
+/*
+ * The clock events (stats.h) are checked apart from the ordinary case at
+ * the cost of two comparisons: with the clock at or past the last id, an id
+ * off the clock is a borrowed millisecond.
+ */
+void
+idgen_mono_next_now(idg_mono *st, const idg_mono_cfg *cfg, const idgen_time_span *span)
+{
+	uint32		sub_ns;
+	int64		now = (int64) idgen_clock_now(&sub_ns) - span->epoch_unix_ms;
+
+	if (unlikely(now < (int64) st->ms))
+	{
+		mono_next_behind(st, cfg, span, now, sub_ns);
+		return;
+	}
+	mono_next(st, cfg, span, now, sub_ns);
+	if (unlikely((int64) st->ms != now))
+		idgen_stats_clock_event(span->clock_gen, now, now, (int64) st->ms);
 }
 
 void

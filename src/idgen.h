@@ -52,6 +52,7 @@ typedef struct idgen_time_span
 	uint64		max_units;		/* largest representable value */
 	const char *first;			/* the span in words, for error details */
 	const char *last;
+	idgen_clock_gen clock_gen;	/* whose clock events idgen_mono_next_now counts */
 } idgen_time_span;
 
 /* 22008 for a system clock outside the span */
@@ -97,7 +98,7 @@ extern int	idgen_errdetail_bad_char(const char *input, size_t offset);
 
 /* generate the next id of a monotonic stream from the real-time clock */
 extern void idgen_mono_next_now(idg_mono *st, const idg_mono_cfg *cfg,
-								const idgen_time_span *span, idgen_clock_gen gen);
+								const idgen_time_span *span);
 extern void idgen_mono_next_at(idg_mono *st, const idg_mono_cfg *cfg,
 							   const idgen_time_span *span, TimestampTz at);
 

@@ -16,6 +16,7 @@ static const idgen_time_span iuid_span = {
 	.max_units = IUID_MAX_MS,
 	.first = "1970-01-01 00:00:00 UTC",
 	.last = "10889-08-02 05:31:50.655 UTC",
+	.clock_gen = IDGEN_GEN_IUID,
 };
 
 /*
@@ -195,7 +196,7 @@ iuid_generate(PG_FUNCTION_ARGS)
 	unsigned	country = iuid_arg_byte(PG_GETARG_INT32(0), "country");
 	unsigned	entity = iuid_arg_byte(PG_GETARG_INT32(1), "entity");
 
-	idgen_mono_next_now(&iuid_state, &iuid_mono_cfg, &iuid_span, IDGEN_GEN_IUID);
+	idgen_mono_next_now(&iuid_state, &iuid_mono_cfg, &iuid_span);
 	return iuid_make(&iuid_state, country, entity);
 }
 
