@@ -15,8 +15,8 @@
 # - The counter of ids used in a second agrees with the ids handed out.
 # - Clock steps back: absorbed (iuid and flaxid up to 1 s; distid and
 #   DistributedId128 always, until their field is full) or followed.
-# - A frozen clock: every iuid after the field overflows is a borrowed
-#   millisecond ahead of the clock, counted exactly.
+# - A frozen clock: a burst of distids borrows milliseconds ahead of the
+#   time it stamps, counted exactly.
 # - Counts of a backend that exited stay in the views.
 #
 # Mutations this test catches (tried by hand): see the report of issue 21.
@@ -218,7 +218,15 @@ $session->query_safe("SELECT $all");
 set_clock_offset($offset_file, '-4');
 $session->query_safe("SELECT $all");
 my $c1 = clock_stats();
-for my $g (sort keys %gen)
+# distid stamps a second in the past and absorbs steps back into that lag
+# like the lead of a burst: neither is an event
+is( join(' ',
+		$c1->{distid}{absorbed} - $c0->{distid}{absorbed},
+		$c1->{distid}{followed} - $c0->{distid}{followed},
+		$c1->{distid}{ahead} - $c0->{distid}{ahead}),
+	'0 0 0',
+	'distid: steps back within its 1 s lag are not counted');
+for my $g (grep { $_ ne 'distid' } sort keys %gen)
 {
 	my $follows = $g eq 'iuid' || $g eq 'flaxid';
 	is( join(' ',
@@ -263,7 +271,7 @@ set_clock_offset($offset_file, '+0');
 my $a1 = clock_stats()->{distid};
 my $expect = $node->safe_psql(
 	'postgres', qq{
-	SELECT count(*) FILTER (WHERE t > s) || ' '
+	SELECT count(DISTINCT t) FILTER (WHERE t > s) || ' '
 	       || (extract(epoch FROM max(t) - s) * 1000)::bigint || ' '
 	       || count(DISTINCT t) - 1
 	FROM (SELECT distid_timestamp(id) AS t, f - interval '1 s' AS s FROM frozen) x
@@ -273,7 +281,7 @@ cmp_ok($borrowed, '>', 0, 'with the clock frozen, distids took later millisecond
 is( join(' ',
 		$a1->{ahead} - $a0->{ahead}, $a1->{ahead_max}, $a1->{borrowed} - $a0->{borrowed}),
 	"$ahead " . ($a0->{ahead_max} > $ahead_max ? $a0->{ahead_max} : $ahead_max) . " $borrowed",
-	'ids ahead of the clock, by how much at most, and the milliseconds borrowed, as the ids show'
+	'the borrowed milliseconds (for distid, an event each), the lead at most, as the ids show'
 );
 
 $node->stop;
