@@ -316,11 +316,14 @@ idgen_wait_event(idgen_wait w)
 /*
  * Shared memory
  */
+/* backends, then auxiliary processes (the startup process replays WAL) */
+#define NSLOTS (MaxBackends + NUM_AUXILIARY_PROCS)
+
 static Size
 stats_size(void)
 {
 	return add_size(offsetof(stats_shared, slots),
-					mul_size(MaxBackends, sizeof(stats_slot)));
+					mul_size(NSLOTS, sizeof(stats_slot)));
 }
 
 static void
@@ -332,7 +335,7 @@ stats_shmem_init(void *ptr, bool found, LWLockPadded *locks)
 	if (found)
 		return;
 	sh->lock = &locks[0].lock;
-	sh->nslots = MaxBackends;
+	sh->nslots = NSLOTS;
 	sh->last_second = -1;
 	sh->last_lsn = InvalidXLogRecPtr;
 	sh->last_at = 0;
