@@ -63,20 +63,8 @@ my %event =
 	reservation => 'Extension/Extension',
 	next_second => 'Timeout/PgSleep');
 
-sub set_flag
-{
-	my ($name) = @_;
-	open my $fh, '>', "$ctl.$name" or die "$ctl.$name: $!";
-	close $fh;
-	return;
-}
-
-sub clear_flag
-{
-	my ($name) = @_;
-	unlink "$ctl.$name" or die "$ctl.$name: $!";
-	return;
-}
+sub set_flag { return fsync_flag($ctl, $_[0], 1); }
+sub clear_flag { return fsync_flag($ctl, $_[0], 0); }
 
 sub next_second
 {
