@@ -18,11 +18,14 @@
 # - A frozen clock: a burst of distids borrows milliseconds ahead of the
 #   time it stamps, counted exactly.
 # - Counts of a backend that exited stay in the views.
+# - A standby counts the state file writes its startup process makes when
+#   it replays a reservation.
 #
 # Mutations this test catches (tried by hand): the state file's fsync
 # reported as Extension on 15 (the wait is never seen); a backend's counts
 # zeroed at exit without being added to the total; a step back whose id
-# stays at the last id's millisecond counted as followed.
+# stays at the last id's millisecond counted as followed; slots for
+# backends only (the startup process's writes are lost).
 
 use strict;
 use warnings;
@@ -31,6 +34,7 @@ use File::Spec;
 use FindBin;
 use lib $FindBin::RealBin;
 use IdgenTest;
+use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
@@ -276,5 +280,36 @@ is( join(' ',
 );
 
 $node->stop;
+
+#
+# a standby writes the state file when it replays a reservation: the
+# startup process, an auxiliary process, has a slot too
+#
+my $primary = PostgreSQL::Test::Cluster->new('monitoring_primary');
+$primary->init(allows_streaming => 1);
+$primary->append_conf('postgresql.conf',
+	"shared_preload_libraries = 'idgen'\nidgen.worker_id = 1");
+$primary->start;
+$primary->safe_psql('postgres', 'CREATE EXTENSION idgen');
+$primary->backup('base');
+my $standby = PostgreSQL::Test::Cluster->new('monitoring_standby');
+$standby->init_from_backup($primary, 'base', has_streaming => 1);
+$standby->start;
+my $standby_syncs = $standby->safe_psql('postgres',
+	'SELECT state_file_syncs FROM idgen_stat_base36id');
+my ($replayed) = grep { /^[0-9A-Z]{9}$/ } split /\n/,
+  $primary->safe_psql('postgres',
+	'SELECT pg_sleep(1.05 - extract(microseconds FROM clock_timestamp())::int % 1000000 / 1e6); '
+	  . 'SELECT base36id_generate()');
+$primary->wait_for_catchup($standby);
+is( $standby->safe_psql(
+		'postgres', qq{
+		SELECT state_file_syncs > $standby_syncs,
+		       state_file_second = base36id_timestamp('$replayed')
+		FROM idgen_stat_base36id}),
+	't|t',
+	'a standby counts the state file writes of its replay');
+$standby->stop;
+$primary->stop;
 
 done_testing();
