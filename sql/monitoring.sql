@@ -1,7 +1,7 @@
 --
 -- monitoring views (doc/monitoring.md): their shape and who may read them.
 -- What they count (clock events, waits, reservations, the cap) and the wait
--- events are tested on servers configured for it: test/t/021_monitoring.pl.
+-- events are tested on servers configured for it: test/t/030_monitoring.pl.
 --
 CREATE EXTENSION idgen;
 -- The server under test may or may not preload idgen (see base36id.sql):

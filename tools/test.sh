@@ -13,7 +13,7 @@
 #
 #   IDGEN_PG_VERSIONS=15 bash tools/test.sh      only against PostgreSQL 15
 #   IDGEN_SUITES="regress" bash tools/test.sh    only those suites (the build always)
-#   IDGEN_SUITES=tap IDGEN_TAP=t/021_monitoring.pl bash tools/test.sh   one TAP file
+#   IDGEN_SUITES=tap IDGEN_TAP=t/030_monitoring.pl bash tools/test.sh   one TAP file
 #
 # A new suite is a function run_<name> that calls `record`, added to
 # ONCE_SUITES or VERSION_SUITES below.  A version suite finds the build in

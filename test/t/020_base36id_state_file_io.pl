@@ -93,7 +93,7 @@ my $slow = $node->background_psql('postgres');
 my $slow_pid = $slow->query_safe('SELECT pg_backend_pid()');
 $slow->query_until(qr/slow-start/,
 	"\\echo slow-start\nSELECT base36id_generate();\n");
-# the fsync's wait event (021_monitoring.pl): named on 17+, core's closest before
+# the fsync's wait event (030_monitoring.pl): named on 17+, core's closest before
 my $sync_event =
   $node->safe_psql('postgres', 'SHOW server_version_num') >= 170000
   ? 'Extension/Base36idStateFileSync'
