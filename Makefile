@@ -7,7 +7,7 @@ CORE_OBJS = src/core/uuidtext.o src/core/iuid_layout.o src/core/monotonic.o src/
 	src/core/distid.o src/core/base62.o src/core/publicid.o src/core/flaxid.o \
 	src/core/keyfile.o
 OBJS = src/idgen.o src/random.o src/shmem.o src/fixedid.o src/iuid.o src/base36id.o src/base36id_gen.o src/distid.o \
-	src/publicid.o src/flaxid.o $(CORE_OBJS)
+	src/publicid.o src/flaxid.o src/stats.o $(CORE_OBJS)
 
 # AES for public ids, from the libcrypto PostgreSQL itself links
 SHLIB_LINK += -lcrypto
@@ -16,7 +16,7 @@ SHLIB_LINK += -lcrypto
 DATA = $(patsubst $(srcdir)/%,%,$(wildcard $(srcdir)/sql/idgen--*.sql))
 
 # pg_regress inputs sql/<name>.sql, outputs expected/<name>.out
-REGRESS = setup iuid base36id distid publicid flaxid ranges partitions markings upgrade \
+REGRESS = setup iuid base36id distid publicid flaxid ranges partitions markings upgrade monitoring \
 	soft_errors skipscan worker_ids
 
 PG_CPPFLAGS = -I$(srcdir)/src

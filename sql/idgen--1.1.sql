@@ -1226,3 +1226,63 @@ BEGIN
 END
 $fn$;
 COMMENT ON FUNCTION idgen_add_skip_support() IS 'on PostgreSQL 18 and later, add B-tree skip support to the operator families that lack it (after pg_upgrade); returns how many it changed';
+
+
+--
+-- Monitoring (issue 21): base36id's server-wide state and the generators'
+-- clock events, summed over all backends.  The views are the interface; the
+-- functions behind them return bare records (no OUT parameters, so their
+-- identity stays "()").  Readable by pg_read_all_stats (and so pg_monitor),
+-- as core's statistics about other sessions; a view's user needs EXECUTE on
+-- its function as well.
+--
+CREATE FUNCTION idgen_stat_base36id() RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'idgen_stat_base36id' LANGUAGE C VOLATILE PARALLEL SAFE ROWS 1;
+CREATE FUNCTION idgen_stat_clock() RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'idgen_stat_clock' LANGUAGE C VOLATILE PARALLEL SAFE ROWS 5;
+CREATE VIEW idgen_stat_base36id AS
+	SELECT * FROM idgen_stat_base36id() AS s(
+		worker_id integer,
+		counter_second timestamptz,
+		ids_used integer,
+		ids_this_second integer,
+		ids_per_second integer,
+		reserved_second timestamptz,
+		state_file_second timestamptz,
+		floor_second timestamptz,
+		last_reservation_second timestamptz,
+		last_reservation_lsn pg_lsn,
+		last_reservation_at timestamptz,
+		last_reservation_time double precision,
+		reservations bigint,
+		reservation_time double precision,
+		state_file_syncs bigint,
+		state_file_sync_time double precision,
+		reservation_waits bigint,
+		reservation_wait_time double precision,
+		next_second_waits bigint,
+		next_second_wait_time double precision,
+		state_file text,
+		state_file_failures bigint,
+		last_state_file_failure timestamptz);
+CREATE VIEW idgen_stat_clock AS
+	SELECT * FROM idgen_stat_clock() AS s(
+		generator text,
+		ids_ahead bigint,
+		ahead_max_ms bigint,
+		borrowed_ms bigint,
+		steps_back_absorbed bigint,
+		steps_back_followed bigint,
+		step_back_max_ms bigint);
+COMMENT ON FUNCTION idgen_stat_base36id() IS 'the row of view idgen_stat_base36id; requires shared_preload_libraries';
+COMMENT ON FUNCTION idgen_stat_clock() IS 'the rows of view idgen_stat_clock; requires shared_preload_libraries';
+COMMENT ON VIEW idgen_stat_base36id IS 'base36id''s server-wide state: the worker''s counter against the per-second cap, the reserved second and how it was made durable, reservations, waits, the state file';
+COMMENT ON VIEW idgen_stat_clock IS 'clock events of the iuid, flaxid, distid, DistributedId128 and dense distid generators (ids ahead of the clock, borrowed milliseconds, clock steps back), summed over all backends since the server started';
+REVOKE ALL ON FUNCTION idgen_stat_base36id() FROM PUBLIC;
+REVOKE ALL ON FUNCTION idgen_stat_clock() FROM PUBLIC;
+REVOKE ALL ON idgen_stat_base36id FROM PUBLIC;
+REVOKE ALL ON idgen_stat_clock FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION idgen_stat_base36id() TO pg_read_all_stats;
+GRANT EXECUTE ON FUNCTION idgen_stat_clock() TO pg_read_all_stats;
+GRANT SELECT ON idgen_stat_base36id TO pg_read_all_stats;
+GRANT SELECT ON idgen_stat_clock TO pg_read_all_stats;

@@ -72,11 +72,19 @@ SELECT 'cast ' || c.castsource::regtype || ' -> ' || c.casttarget::regtype
 	|| ' comment=' || coalesce(obj_description(c.oid, 'pg_cast'), '<none>')
 FROM ext JOIN pg_cast c ON ext.classid = 'pg_cast'::regclass AND c.oid = ext.objid
 UNION ALL
+SELECT 'view ' || c.oid::regclass || ' def=' || pg_get_viewdef(c.oid)
+	|| ' acl=' || coalesce(c.relacl::text, '<default>')
+	|| ' comment=' || coalesce(obj_description(c.oid, 'pg_class'), '<none>')
+FROM ext JOIN pg_class c ON ext.classid = 'pg_class'::regclass AND c.oid = ext.objid
+WHERE c.relkind = 'v'
+UNION ALL
 -- anything else the extension owns, by its description
 SELECT 'object ' || pg_describe_object(ext.classid, ext.objid, 0)
 FROM ext
 WHERE ext.classid NOT IN ('pg_proc'::regclass, 'pg_type'::regclass, 'pg_operator'::regclass,
 						  'pg_opclass'::regclass, 'pg_opfamily'::regclass, 'pg_cast'::regclass)
+  AND NOT (ext.classid = 'pg_class'::regclass
+		   AND (SELECT relkind FROM pg_class WHERE oid = ext.objid) = 'v')
 $$;
 CREATE TABLE regress.catalog_updated (line text);
 CREATE TABLE regress.catalog_fresh (line text);

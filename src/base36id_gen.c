@@ -40,6 +40,7 @@
 #include "base36id_gen.h"
 #include "idgen.h"
 #include "shmem.h"
+#include "stats.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -212,6 +213,7 @@ state_file_write(int64 second, int elevel)
 	bool		synced;
 	bool		closed;
 	int			save_errno;
+	instr_time	t0;
 
 	rec.crc = state_crc(&rec);
 	fd = OpenTransientFile(STATE_FILE, O_RDWR | PG_BINARY);
@@ -222,6 +224,7 @@ state_file_write(int64 second, int elevel)
 	}
 	if (fd < 0)
 	{
+		idgen_stats_state_file_failed();
 		ereport(elevel,
 				(errcode_for_file_access(),
 				 errmsg("could not open file \"%s\": %m", STATE_FILE)));
@@ -229,12 +232,16 @@ state_file_write(int64 second, int elevel)
 	}
 	/* one 16-byte write at offset 0 cannot be torn (as pg_control's) */
 	errno = 0;
+	idgen_stats_io_start(IDGEN_WAIT_STATE_FILE_SYNC, &t0);
 	written = pg_pwrite(fd, &rec, sizeof(rec), 0) == sizeof(rec);
 	if (!written && errno == 0)
 		errno = ENOSPC;
 	synced = written && pg_fsync(fd) == 0;
 	save_errno = errno;
+	idgen_stats_io_end(IDGEN_WAIT_STATE_FILE_SYNC, &t0);
 	closed = CloseTransientFile(fd) == 0;
+	if (!synced || !closed)
+		idgen_stats_state_file_failed();
 	if (!synced)
 		errno = save_errno;
 
@@ -254,7 +261,10 @@ state_file_write(int64 second, int elevel)
 		return false;
 	/* a new file's directory entry must survive an OS crash too */
 	if (created && fsync_fname_ext(".", true, false, elevel) != 0)
+	{
+		idgen_stats_state_file_failed();
 		return false;
+	}
 	return true;
 }
 
@@ -392,7 +402,9 @@ static void
 reserve(int64 second)
 {
 	xl_base36id_reserve xlrec = {.second = second};
+	instr_time	t0;
 
+	INSTR_TIME_SET_CURRENT(t0);
 	PG_ENSURE_ERROR_CLEANUP(reservation_end, (Datum) 0);
 	{
 		XLogRecPtr	lsn;
@@ -404,6 +416,8 @@ reserve(int64 second)
 		/* now, not at commit: the id may leave the server without one */
 		XLogFlush(lsn);
 		wait_for_sync_standbys(lsn, second);
+		/* done only once the synchronous standbys have it */
+		idgen_stats_reserved(second, lsn, &t0);
 	}
 	PG_END_ENSURE_ERROR_CLEANUP(reservation_end, (Datum) 0);
 
@@ -447,6 +461,7 @@ base36id_gen_next(int worker, int64 *value)
 		int64		wait_for;
 		uint64		now_ms;
 		long		sleep_ms;
+		instr_time	wait_t0;
 
 		CHECK_FOR_INTERRUPTS();
 		LWLockAcquire(shared->lock, LW_EXCLUSIVE);
@@ -505,10 +520,15 @@ base36id_gen_next(int worker, int64 *value)
 		if (status == B36_NEXT_OK)
 		{
 			/* another backend is reserving: wait for it to finish */
+			instr_time	t0;
+
 			ConditionVariablePrepareToSleep(&shared->reserved_cv);
 			LWLockRelease(shared->lock);
-			ConditionVariableSleep(&shared->reserved_cv, PG_WAIT_EXTENSION);
+			idgen_stats_wait_start(&t0);
+			ConditionVariableSleep(&shared->reserved_cv,
+								   idgen_wait_event(IDGEN_WAIT_RESERVATION));
 			ConditionVariableCancelSleep();
+			idgen_stats_wait_end(IDGEN_WAIT_RESERVATION, &t0);
 			continue;
 		}
 		/* used up: from now on only a new second will do */
@@ -522,9 +542,11 @@ base36id_gen_next(int worker, int64 *value)
 		/* sleep until the clock reaches the next second, or a cancel */
 		sleep_ms = (long) ((wait_for + B36_EPOCH_UNIX_S) * 1000 - (int64) now_ms);
 		sleep_ms = Max(1, Min(sleep_ms, 1000));
+		idgen_stats_wait_start(&wait_t0);
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-						 sleep_ms, PG_WAIT_EXTENSION);
+						 sleep_ms, idgen_wait_event(IDGEN_WAIT_NEXT_SECOND));
 		ResetLatch(MyLatch);
+		idgen_stats_wait_end(IDGEN_WAIT_NEXT_SECOND, &wait_t0);
 	}
 }
 
@@ -649,4 +671,54 @@ base36id_gen_init(void)
 	idgen_shmem_request("idgen_base36id", sizeof(base36id_shared), 1, shmem_init);
 	if (process_shared_preload_libraries_in_progress)
 		RegisterCustomRmgr(IDGEN_RMGR_ID, &base36id_rmgr);
+}
+
+/*
+ * Monitoring (stats.c): a copy of the state, consistent under the lock.
+ */
+static const char *
+state_problem_name(state_problem problem)
+{
+	switch (problem)
+	{
+		case STATE_OK:
+			break;
+		case STATE_UNREADABLE:
+			return "unreadable";
+		case STATE_SIZE:
+			return "wrong size";
+		case STATE_MAGIC_BAD:
+			return "bad marker";
+		case STATE_CHECKSUM:
+			return "checksum mismatch";
+		case STATE_RANGE:
+			return "second out of range";
+	}
+	return "ok";
+}
+
+bool
+base36id_gen_snapshot(int worker, base36id_gen_snap *snap)
+{
+	if (shared == NULL)
+		return false;
+	LWLockAcquire(shared->lock, LW_SHARED);
+	snap->floor = shared->floor;
+	snap->reserved = shared->reserved;
+	snap->file_second = shared->file_second;
+	snap->state_file = shared->damaged != STATE_OK ? state_problem_name(shared->damaged) :
+		shared->file_second < 0 ? "missing" : "ok";
+	snap->worker_second = -1;
+	snap->worker_used = -1;
+	if (worker >= 0 && worker < B36_WORKERS)
+	{
+		b36_state  *st = &shared->workers[worker];
+
+		/* as base36id_gen_next() sees it: below the floor it starts used up */
+		snap->worker_second = Max(st->second, shared->floor);
+		snap->worker_used = st->second < shared->floor ? B36_COUNTERS : st->next;
+	}
+	snap->clock_second = clock_second();
+	LWLockRelease(shared->lock);
+	return true;
 }

@@ -20,4 +20,19 @@ extern bool base36id_gen_loaded(void);
  */
 extern bool base36id_gen_next(int worker, int64 *value);
 
+/* monitoring (stats.c): the generator's state, read under its lock */
+typedef struct base36id_gen_snap
+{
+	int64		floor;			/* counters start used up at this second */
+	int64		reserved;		/* highest second reserved, -1: none */
+	int64		file_second;	/* highest second in the state file, -1: none */
+	const char *state_file;		/* "ok", "missing" or what is damaged */
+	int64		worker_second;	/* the worker's second in use */
+	int			worker_used;	/* counters of it used (or skipped) */
+	int64		clock_second;	/* the clock, read under the lock */
+} base36id_gen_snap;
+
+/* false without shared memory; worker -1 leaves the worker's fields at -1 */
+extern bool base36id_gen_snapshot(int worker, base36id_gen_snap *snap);
+
 #endif							/* IDGEN_BASE36ID_GEN_H */

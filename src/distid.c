@@ -78,6 +78,7 @@ static const idgen_time_span distid_dense_span = {
 	.max_units = DISTID_MAX_TS,
 	.first = "1900-01-01 00:00:00 UTC",
 	.last = "3014-12-13 12:41:28.831 UTC (the generator's 45-bit timestamps)",
+	.clock_gen = IDGEN_GEN_DISTID_DENSE,
 };
 
 /* per backend, as the reference keeps one generator per process */
@@ -258,10 +259,21 @@ distid_generate(PG_FUNCTION_ARGS)
 	for (;;)
 	{
 		uint64		now = idgen_clock_ms() + MS_1900_TO_1970;
+		uint64		prev = distid_state.prev_ts;
 
 		switch (distid_next(&distid_state, now, idgen_random_u64, NULL, &id))
 		{
 			case DISTID_GEN_OK:
+				/*
+				 * Its clock is the time it stamps, a second in the past, and
+				 * a burst runs ahead of it by design: only a new millisecond
+				 * off that clock (borrowed, or back) is an event.
+				 */
+				if (unlikely((distid_state.prev_ts != prev &&
+							  distid_state.prev_ts != now - DISTID_LEEWAY_MS) ||
+							 distid_state.prev_ts < prev))
+					idgen_stats_clock_event(IDGEN_GEN_DISTID, (int64) (now - DISTID_LEEWAY_MS),
+											(int64) prev, (int64) distid_state.prev_ts);
 				return distid_datum(id);
 			case DISTID_GEN_SLEEP:
 				sleep_1ms();
@@ -365,12 +377,15 @@ distid128_generate(PG_FUNCTION_ARGS)
 	{
 		uint32		sub_ns;
 		uint64		now = idgen_clock_now(&sub_ns) + MS_1700_TO_1970;
+		uint64		prev = distid128_state.prev_ts;
 
 		switch (distid128_next(&distid128_state, now, sub_ns,
 							   idgen_sub_ms_clock ? idgen_clock_frac_bits() : 0,
 							   idgen_random_u64, NULL, result->data))
 		{
 			case DISTID_GEN_OK:
+				idgen_stats_clock(IDGEN_GEN_DISTID128, (int64) now, (int64) prev,
+								  (int64) distid128_state.prev_ts);
 				PG_RETURN_UUID_P(result);
 			case DISTID_GEN_SLEEP:
 				sleep_1ms();

@@ -14,6 +14,7 @@ static const idgen_time_span flaxid_span = {
 	.max_units = FLAXID_MAX_MS,
 	.first = "2015-01-01 00:00:00 UTC",
 	.last = "2049-11-03 19:53:47.775 UTC",
+	.clock_gen = IDGEN_GEN_FLAXID,
 };
 
 /*

@@ -4,6 +4,7 @@
  */
 #include "idgen.h"
 #include "random.h"
+#include "stats.h"
 
 #include <time.h>
 
@@ -34,6 +35,7 @@ _PG_init(void)
 							 NULL, NULL, NULL);
 	base36id_init();
 	publicid_init();
+	idgen_stats_init();
 	MarkGUCPrefixReserved("idgen");
 }
 
@@ -146,9 +148,32 @@ idgen_clock_out_of_span(const idgen_time_span *span)
 	pg_unreachable();
 }
 
+static inline void
+mono_next(idg_mono *st, const idg_mono_cfg *cfg, const idgen_time_span *span,
+		  int64 now, uint32 sub_ns)
+{
+	if (now < 0 ||
+		idg_mono_next(st, cfg, (uint64) now, sub_ns, idgen_random_u64, NULL) != IDG_MONO_OK)
+		idgen_clock_out_of_span(span);
+}
+
+/* the clock is behind the last id: a step back, or a borrowed lead */
+static pg_noinline void
+mono_next_behind(idg_mono *st, const idg_mono_cfg *cfg, const idgen_time_span *span,
+				 int64 now, uint32 sub_ns)
+{
+	int64		prev = (int64) st->ms;
+
+	mono_next(st, cfg, span, now, sub_ns);
+	idgen_stats_clock_event(span->clock_gen, now, prev, (int64) st->ms);
+}
+
 /*
  * Next id from the clock.  clock_bits false: no clock bits, the whole random
- * field fresh (idgen.sub_millisecond_clock = off).
+ * field fresh (idgen.sub_millisecond_clock = off).  The clock events
+ * (stats.h) are checked apart from the ordinary case at the cost of two
+ * comparisons: with the clock at or past the last id, an id off the clock is
+ * a borrowed millisecond.
  */
 void
 idgen_mono_next_now(idg_mono *st, const idg_mono_cfg *cfg, const idgen_time_span *span,
@@ -164,9 +189,14 @@ idgen_mono_next_now(idg_mono *st, const idg_mono_cfg *cfg, const idgen_time_span
 		clock_cfg.whole_field = true;
 	}
 
-	if (now < 0 ||
-		idg_mono_next(st, &clock_cfg, (uint64) now, sub_ns, idgen_random_u64, NULL) != IDG_MONO_OK)
-		idgen_clock_out_of_span(span);
+	if (unlikely(now < (int64) st->ms))
+	{
+		mono_next_behind(st, &clock_cfg, span, now, sub_ns);
+		return;
+	}
+	mono_next(st, &clock_cfg, span, now, sub_ns);
+	if (unlikely((int64) st->ms != now))
+		idgen_stats_clock_event(span->clock_gen, now, now, (int64) st->ms);
 }
 
 void

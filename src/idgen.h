@@ -14,6 +14,7 @@
 #include "utils/timestamp.h"
 
 #include "core/monotonic.h"
+#include "stats.h"
 
 /*
  * PostgreSQL 18 replaced pg_attribute_noreturn(), written after the
@@ -64,6 +65,7 @@ typedef struct idgen_time_span
 	uint64		max_units;		/* largest representable value */
 	const char *first;			/* the span in words, for error details */
 	const char *last;
+	idgen_clock_gen clock_gen;	/* whose clock events idgen_mono_next_now counts */
 } idgen_time_span;
 
 /* 22008 for a system clock outside the span */

@@ -16,6 +16,7 @@ static const idgen_time_span iuid_span = {
 	.max_units = IUID_MAX_MS,
 	.first = "1970-01-01 00:00:00 UTC",
 	.last = "10889-08-02 05:31:50.655 UTC",
+	.clock_gen = IDGEN_GEN_IUID,
 };
 
 /*

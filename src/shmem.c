@@ -14,6 +14,7 @@ typedef struct shmem_request
 {
 	const char *name;
 	Size		size;
+	Size		(*size_fn) (void);	/* or this, once MaxBackends is known */
 	int			nlocks;
 	idgen_shmem_init_fn init;
 } shmem_request;
@@ -33,6 +34,8 @@ request_all(void)
 		prev_shmem_request_hook();
 	for (i = 0; i < nrequests; i++)
 	{
+		if (requests[i].size_fn)
+			requests[i].size = requests[i].size_fn();
 		RequestAddinShmemSpace(MAXALIGN(requests[i].size));
 		if (requests[i].nlocks > 0)
 			RequestNamedLWLockTranche(requests[i].name, requests[i].nlocks);
@@ -61,20 +64,35 @@ startup_all(void)
 	LWLockRelease(AddinShmemInitLock);
 }
 
-void
-idgen_shmem_request(const char *name, Size size, int nlocks, idgen_shmem_init_fn init)
+static void
+add_request(shmem_request req)
 {
-	if (!process_shared_preload_libraries_in_progress)
-		return;
 	if (nrequests == MAX_REQUESTS)
 		elog(ERROR, "too many idgen shared memory requests");
-	requests[nrequests++] = (shmem_request) {
-		.name = name,.size = size,.nlocks = nlocks,.init = init
-	};
+	requests[nrequests++] = req;
 	if (nrequests > 1)
 		return;
 	prev_shmem_request_hook = shmem_request_hook;
 	shmem_request_hook = request_all;
 	prev_shmem_startup_hook = shmem_startup_hook;
 	shmem_startup_hook = startup_all;
+}
+
+void
+idgen_shmem_request(const char *name, Size size, int nlocks, idgen_shmem_init_fn init)
+{
+	if (process_shared_preload_libraries_in_progress)
+		add_request((shmem_request) {
+			.name = name,.size = size,.nlocks = nlocks,.init = init
+		});
+}
+
+void
+idgen_shmem_request_sized(const char *name, Size (*size_fn) (void), int nlocks,
+						  idgen_shmem_init_fn init)
+{
+	if (process_shared_preload_libraries_in_progress)
+		add_request((shmem_request) {
+			.name = name,.size_fn = size_fn,.nlocks = nlocks,.init = init
+		});
 }

@@ -21,4 +21,8 @@ typedef void (*idgen_shmem_init_fn) (void *ptr, bool found, LWLockPadded *locks)
 extern void idgen_shmem_request(const char *name, Size size, int nlocks,
 								idgen_shmem_init_fn init);
 
+/* the same, with the size asked for later, when MaxBackends is set */
+extern void idgen_shmem_request_sized(const char *name, Size (*size_fn) (void),
+									  int nlocks, idgen_shmem_init_fn init);
+
 #endif							/* IDGEN_SHMEM_H */

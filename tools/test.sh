@@ -16,6 +16,7 @@
 #
 #   IDGEN_PG_VERSIONS=15 bash tools/test.sh      only against PostgreSQL 15
 #   IDGEN_SUITES="regress" bash tools/test.sh    only those suites (the build always)
+#   IDGEN_SUITES=tap IDGEN_TAP=t/030_monitoring.pl bash tools/test.sh   one TAP file
 #
 # A new suite is a function run_<name> that calls `record`, added to
 # ONCE_SUITES or VERSION_SUITES below.  A version suite finds the build in
@@ -101,11 +102,11 @@ run_fuzz() {
 }
 
 run_tap() {
-	prove_suite tap t
+	prove_suite tap t "${IDGEN_TAP:-}"
 }
 
-# prove_suite SUITE DIR: the TAP tests test/DIR/*.pl with prove, as the
-# server user, counted under SUITE
+# prove_suite SUITE DIR [FILES]: the TAP tests test/DIR/*.pl (or FILES, as
+# t/NAME.pl) with prove, as the server user, counted under SUITE
 prove_suite() {
 	local dir=$IDGEN_WORK/$1 log p f t
 	# the server user must be able to read the tests and write its logs
@@ -123,7 +124,7 @@ prove_suite() {
 	(cd "$dir" && as_server env PATH="$PG_BIN:$PATH" TMPDIR="$dir" TESTDIR="$dir" \
 		TESTDATADIR="$dir/tmp_check" TESTLOGDIR="$dir/tmp_check/log" \
 		PG_REGRESS="$PGXS_DIR/src/test/regress/pg_regress" \
-		prove -I "$PGXS_DIR/src/test/perl" t/*.pl) >"$log" 2>&1 || true
+		prove -I "$PGXS_DIR/src/test/perl" ${3:-t/*.pl}) >"$log" 2>&1 || true
 	cat "$log"
 	p=$(sed -n 's/^Files=[0-9]*, Tests=\([0-9]*\),.*/\1/p' "$log")
 	p=${p:-0}

@@ -54,7 +54,11 @@ loop_old=$(per_call old 1)
 loop_new=$(per_call new 1)
 echo "| call | $OLD | $NEW | change |"
 echo "|---|---:|---:|---:|"
-for f in "iuid_generate(1, 1)" "flaxid_generate()" "distid128_generate()" "distid_generate()"; do
+calls=("iuid_generate(1, 1)" "flaxid_generate()" "distid128_generate()" "distid_generate()")
+# distid_generate_dense() (issue 19) when both revisions have it
+git -C "$IDGEN_ROOT" grep -q distid_generate_dense "$OLD" -- sql/idgen--1.1.sql 2>/dev/null &&
+	calls+=("distid_generate_dense()")
+for f in "${calls[@]}"; do
 	o=$(($(per_call old "$f") - loop_old))
 	n=$(($(per_call new "$f") - loop_new))
 	echo "| \`$f\` | $o | $n | $(awk -v o="$o" -v n="$n" 'BEGIN {printf "%+.1f %%", (n - o) * 100 / o}') |"

@@ -47,6 +47,13 @@ run_clients() {
 			"$PG_BIN/psql"; } >"$dir/readme-sql.log" 2>&1 || rc=$?
 	record_log readme-sql "$dir/readme-sql.log" $rc
 
+	# the monitoring page's queries (doc/monitoring.md) run on a preloaded server
+	rc=0
+	{ idgen_psql -c 'CREATE DATABASE monitoring_sql' &&
+		PGDATABASE=monitoring_sql /usr/bin/python3 "$src/readme_sql.py" \
+			"$IDGEN_BUILD/doc/monitoring.md" "$PG_BIN/psql"; } >"$dir/monitoring-sql.log" 2>&1 || rc=$?
+	record_log monitoring-sql "$dir/monitoring-sql.log" $rc
+
 	idgen_cluster_stop
 	as_server rm -rf "$IDGEN_WORK/data"
 

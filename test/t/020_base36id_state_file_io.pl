@@ -73,12 +73,15 @@ my $slow = $node->background_psql('postgres');
 my $slow_pid = $slow->query_safe('SELECT pg_backend_pid()');
 $slow->query_until(qr/slow-start/,
 	"\\echo slow-start\nSELECT base36id_generate();\n");
-select(undef, undef, undef, 0.5);
-is( $node->safe_psql(
+# the fsync's wait event (030_monitoring.pl): named on 17+, core's closest before
+my $sync_event =
+  $node->safe_psql('postgres', 'SHOW server_version_num') >= 170000
+  ? 'Extension/Base36idStateFileSync'
+  : 'IO/DataFileSync';
+ok( $node->poll_query_until(
 		'postgres',
-		"SELECT state || '/' || coalesce(wait_event_type, '') FROM pg_stat_activity WHERE pid = $slow_pid"
-	),
-	'active/',
+		"SELECT state || '/' || wait_event_type || '/' || wait_event FROM pg_stat_activity WHERE pid = $slow_pid",
+		"active/$sync_event"),
 	'a call reserving the new second is held by the slow fsync');
 
 my $waiter = $node->background_psql('postgres', on_error_stop => 0);

@@ -52,6 +52,7 @@ our @EXPORT = qw(
   check_sessions_concurrent
   session_ranges_overlap
   wait_for_extension_wait
+  fsync_flag
   seconds_between
   crash_restart
   kill_backend
@@ -425,15 +426,36 @@ sub session_ranges_overlap
 #
 
 # wait_for_extension_wait($node, $pid): polls until backend $pid runs a
-# query and waits in an extension's wait event (idgen waiting for the
-# clock); returns whether it came to that.
+# query and sleeps in one of base36id's waits (for the clock, or another
+# session's reservation): an extension's wait event, or on 15 and 16 the
+# core event base36id reports for the wait for the next second
+# (doc/monitoring.md); returns whether it came to that.
 sub wait_for_extension_wait
 {
 	my ($node, $pid) = @_;
 	return $node->poll_query_until(
 		'postgres', qq{
-		SELECT wait_event_type = 'Extension' AND state = 'active'
+		SELECT (wait_event_type = 'Extension'
+		        OR (wait_event_type = 'Timeout' AND wait_event = 'PgSleep'))
+		       AND state = 'active'
 		FROM pg_stat_activity WHERE pid = $pid});
+}
+
+# fsync_flag($ctl, $name, $on): creates ($on) or removes the flag file
+# "$ctl.$name" of the fault_fsync.c shim ("fail" or "stall")
+sub fsync_flag
+{
+	my ($ctl, $name, $on) = @_;
+	if ($on)
+	{
+		open my $fh, '>', "$ctl.$name" or die "$ctl.$name: $!";
+		close $fh;
+	}
+	else
+	{
+		unlink "$ctl.$name" or die "$ctl.$name: $!";
+	}
+	return;
 }
 
 # seconds_between($node, $from, $to): the seconds from timestamp $from to
