@@ -73,7 +73,12 @@ idgen_clock_res_ns(void)
 unsigned
 idgen_clock_frac_bits(void)
 {
-	return idg_clock_frac_bits(idgen_clock_res_ns(), IDGEN_FRAC_BITS);
+	/* once per backend: the clock's resolution does not change */
+	static int	bits = -1;
+
+	if (bits < 0)
+		bits = (int) idg_clock_frac_bits(idgen_clock_res_ns(), IDGEN_FRAC_BITS);
+	return (unsigned) bits;
 }
 
 uint64
@@ -181,8 +186,10 @@ idgen_mono_next_now(idg_mono *st, const idg_mono_cfg *cfg, const idgen_time_span
 {
 	uint32		sub_ns;
 	int64		now = (int64) idgen_clock_now(&sub_ns) - span->epoch_unix_ms;
-	idg_mono_cfg clock_cfg = idg_mono_cfg_for_clock(cfg, idgen_clock_res_ns());
+	idg_mono_cfg clock_cfg = *cfg;
 
+	/* no more clock bits than the clock resolves (idg_mono_cfg_for_clock) */
+	clock_cfg.frac_bits = Min(cfg->frac_bits, idgen_clock_frac_bits());
 	if (!clock_bits)
 	{
 		clock_cfg.frac_bits = 0;
