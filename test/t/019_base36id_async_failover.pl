@@ -99,9 +99,11 @@ my $waits = 0;
 foreach (1 .. 50)
 {
 	my $state = $standby->safe_psql('postgres',
-		"SELECT state || '/' || coalesce(wait_event_type, '') FROM pg_stat_activity WHERE pid = $pid"
+		"SELECT state || '/' || coalesce(wait_event_type, '') || '/' || coalesce(wait_event, '') FROM pg_stat_activity WHERE pid = $pid"
 	);
-	if ($state eq 'active/Extension')
+	# the wait for the next second: an extension's wait event, on 15 and 16
+	# Timeout/PgSleep (doc/monitoring.md)
+	if ($state =~ m{^active/Extension/} || $state eq 'active/Timeout/PgSleep')
 	{
 		$waits = 1;
 		last;
