@@ -16,7 +16,7 @@
 # key.  The bound (85 % density, 10 % fragmentation) leaves a margin below
 # the 90 % a right-edge index reaches.  gen_random_uuid() is measured the same
 # way as a control: it must come out below the 85 % bound, or the harness
-measures nothing.
+# measures nothing.
 #
 # distid_generate_dense() uses the same scheme on distid's 48-bit field and
 # is held to the same bound (the reference distid_generate() is not: its
