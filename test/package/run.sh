@@ -113,9 +113,10 @@ run_package() {
 		skip package-install 1 "installing $deb needs root"
 		return 0
 	fi
-	# one test run at a time installs the package on this machine
+	# one test run at a time installs the package on this machine: a lock in
+	# the system's place for lock files (a tmpfs, gone at reboot), not /tmp
 	local lock
-	exec {lock}>/tmp/idgen-package-test.lock
+	exec {lock}>/run/lock/idgen-package-test.lock
 	if flock -w 900 "$lock"; then
 		package_install_test "$deb" "$dir" "$IDGEN_DEB"
 	else
