@@ -343,58 +343,148 @@ reservation_end(int code, Datum arg)
 }
 
 /*
+ * idgen.base36id_synchronous_commit: the lowest level a reservation waits
+ * for.  PGC_SIGHUP, so only the server's configuration sets it: one
+ * reservation serves every session, and synchronous_commit itself can be
+ * lowered by any role for itself (SET, ALTER ROLE/DATABASE ... SET,
+ * connection options), with no way for a backend to read the configuration
+ * file's value under those.
+ */
+static int	sync_commit_floor = SYNCHRONOUS_COMMIT_REMOTE_FLUSH;
+
+static const struct config_enum_entry sync_commit_options[] = {
+	{"off", SYNCHRONOUS_COMMIT_OFF, false},
+	{"local", SYNCHRONOUS_COMMIT_LOCAL_FLUSH, false},
+	{"remote_write", SYNCHRONOUS_COMMIT_REMOTE_WRITE, false},
+	{"on", SYNCHRONOUS_COMMIT_REMOTE_FLUSH, false},
+	{"remote_apply", SYNCHRONOUS_COMMIT_REMOTE_APPLY, false},
+	{NULL, 0, false}
+};
+
+/*
+ * Whether synchronous standbys are defined, as the checkpointer last told
+ * waiting backends (a backend's own synchronous_standby_names is only
+ * reloaded between statements).  The flag is one byte of WalSndCtl: a bool
+ * sync_standbys_defined until 13.20, 14.17, 15.12, 16.8 and 17.4, since then
+ * bits sync_standbys_status, whose SYNC_STANDBY_INIT is clear until the
+ * checkpointer first set it (then the setting tells, as in core).  A module
+ * built against either kind of headers may run on either kind of server.
+ * The caller holds SyncRepLock.
+ */
+#ifdef SYNC_STANDBY_DEFINED
+#define SYNC_STANDBYS_BYTE(ctl) ((ctl)->sync_standbys_status)
+#else
+#define SYNC_STANDBYS_BYTE(ctl) ((ctl)->sync_standbys_defined)
+#endif
+
+/* whether the running server's byte is sync_standbys_status (see above) */
+static bool
+sync_standbys_flag_is_bits(void)
+{
+	static int	is_bits = -1;
+
+	if (is_bits < 0)
+	{
+		int			num = atoi(GetConfigOption("server_version_num", false, false));
+		int			minor = num % 100;
+
+		switch (num / 10000)
+		{
+			case 13:
+				is_bits = minor >= 21;
+				break;
+			case 14:
+				is_bits = minor >= 18;
+				break;
+			case 15:
+				is_bits = minor >= 13;
+				break;
+			case 16:
+				is_bits = minor >= 9;
+				break;
+			case 17:
+				is_bits = minor >= 5;
+				break;
+			default:
+				is_bits = num >= 180000;
+				break;
+		}
+	}
+	return is_bits;
+}
+
+static bool
+sync_standbys_defined(void)
+{
+	uint8		flag = (uint8) SYNC_STANDBYS_BYTE(WalSndCtl);
+
+	Assert(LWLockHeldByMe(SyncRepLock));
+	if (!sync_standbys_flag_is_bits())
+		return flag != 0;
+	if (flag & (1 << 0))		/* SYNC_STANDBY_INIT */
+		return (flag & (1 << 1)) != 0;	/* SYNC_STANDBY_DEFINED */
+	return SyncRepStandbyNames != NULL && SyncRepStandbyNames[0] != '\0';
+}
+
+/* names the second in an error that ends the wait */
+static void
+sync_wait_context(void *arg)
+{
+	errcontext("waiting for synchronous standbys to confirm base36id second " INT64_FORMAT "; no id of it was handed out",
+			   *(int64 *) arg);
+}
+
+/*
  * Waits until the synchronous standbys have WAL up to lsn, as a commit does,
- * under the server's synchronous_commit: a session's SET may raise it, never
- * lower it, since the second reserved serves every session.  A cancel ends
- * the wait; then no id of the second may be handed out.
+ * at the higher of idgen.base36id_synchronous_commit and the session's
+ * synchronous_commit.  Not with SyncRepWaitForLSN(): that wants interrupts
+ * held (a commit must not fail once it is in WAL), swallows a cancel with a
+ * WARNING about a commit, and waits for no more than a flush unless it
+ * serves a commit.  Here a cancel or a terminate must end the wait with the
+ * usual error, before any id of the second is handed out.
+ *
+ * The standbys' confirmations are polled under SyncRepLock (the walsenders
+ * wake only the backends in core's queue), from 1 ms up to 64 ms apart.  As
+ * for a commit, the wait ends too when synchronous standbys stop being
+ * defined (synchronous_standby_names cleared and reloaded).
  */
 static void
 wait_for_sync_standbys(XLogRecPtr lsn, int64 second)
 {
-	int			session = synchronous_commit;
-	int			nest = NewGUCNestLevel();
+	int			level = Max(sync_commit_floor, synchronous_commit);
 	int			mode;
-	bool		replicated;
+	long		sleep_ms = 1;
+	ErrorContextCallback errcallback;
 
-	(void) set_config_option("synchronous_commit",
-							 GetConfigOptionResetString("synchronous_commit"),
-							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
-							 true, 0, false);
-	if (synchronous_commit < session)
-	{
-		AtEOXact_GUC(false, nest);
-		nest = -1;
-	}
-	if (synchronous_commit == SYNCHRONOUS_COMMIT_REMOTE_WRITE)
+	if (max_wal_senders == 0 || level <= SYNCHRONOUS_COMMIT_LOCAL_FLUSH)
+		return;
+	if (level == SYNCHRONOUS_COMMIT_REMOTE_WRITE)
 		mode = SYNC_REP_WAIT_WRITE;
-	else if (synchronous_commit == SYNCHRONOUS_COMMIT_REMOTE_APPLY)
+	else if (level == SYNCHRONOUS_COMMIT_REMOTE_APPLY)
 		mode = SYNC_REP_WAIT_APPLY;
 	else
 		mode = SYNC_REP_WAIT_FLUSH;
 
-	SyncRepWaitForLSN(lsn, false);
-
-	/*
-	 * It returns on a cancel too, with a WARNING: tell the two apart by what
-	 * the standbys confirmed.  (The flag telling that synchronous standbys are
-	 * defined changed form in minor releases; the setting tells it too.)
-	 */
-	replicated = true;
-	if (SyncRepRequested() &&
-		SyncRepStandbyNames != NULL && SyncRepStandbyNames[0] != '\0')
+	errcallback.callback = sync_wait_context;
+	errcallback.arg = &second;
+	errcallback.previous = error_context_stack;
+	error_context_stack = &errcallback;
+	for (;;)
 	{
+		bool		done;
+
 		LWLockAcquire(SyncRepLock, LW_SHARED);
-		replicated = WalSndCtl->lsn[mode] >= lsn;
+		done = !sync_standbys_defined() || WalSndCtl->lsn[mode] >= lsn;
 		LWLockRelease(SyncRepLock);
+		if (done)
+			break;
+		CHECK_FOR_INTERRUPTS();
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 sleep_ms, WAIT_EVENT_SYNC_REP);
+		ResetLatch(MyLatch);
+		sleep_ms = Min(sleep_ms * 2, 64);
 	}
-	if (nest >= 0)
-		AtEOXact_GUC(false, nest);
-	CHECK_FOR_INTERRUPTS();
-	if (!replicated)
-		ereport(ERROR,
-				(errcode(ERRCODE_QUERY_CANCELED),
-				 errmsg("canceling base36id_generate() while waiting for synchronous replication"),
-				 errdetail("No id of second " INT64_FORMAT " was handed out.", second)));
+	error_context_stack = errcallback.previous;
 }
 
 /* makes second durable, locally, in WAL and on synchronous standbys; called without the LWLock */
@@ -668,6 +758,15 @@ static RmgrData base36id_rmgr = {
 void
 base36id_gen_init(void)
 {
+	DefineCustomEnumVariable("idgen.base36id_synchronous_commit",
+							 "Lowest synchronous_commit level at which base36id_generate() waits for synchronous standbys to confirm a new second.",
+							 "A session's higher synchronous_commit raises it; nothing a session sets lowers it.",
+							 &sync_commit_floor,
+							 SYNCHRONOUS_COMMIT_REMOTE_FLUSH,
+							 sync_commit_options,
+							 PGC_SIGHUP,
+							 0,
+							 NULL, NULL, NULL);
 	idgen_shmem_request("idgen_base36id", sizeof(base36id_shared), 1, shmem_init);
 	if (process_shared_preload_libraries_in_progress)
 		RegisterCustomRmgr(IDGEN_RMGR_ID, &base36id_rmgr);

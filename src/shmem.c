@@ -25,6 +25,12 @@ static int	nrequests = 0;
 static shmem_request_hook_type prev_shmem_request_hook = NULL;
 static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
 
+static Size
+request_size(const shmem_request *req)
+{
+	return req->size_fn ? req->size_fn() : req->size;
+}
+
 static void
 request_all(void)
 {
@@ -34,9 +40,7 @@ request_all(void)
 		prev_shmem_request_hook();
 	for (i = 0; i < nrequests; i++)
 	{
-		if (requests[i].size_fn)
-			requests[i].size = requests[i].size_fn();
-		RequestAddinShmemSpace(MAXALIGN(requests[i].size));
+		RequestAddinShmemSpace(MAXALIGN(request_size(&requests[i])));
 		if (requests[i].nlocks > 0)
 			RequestNamedLWLockTranche(requests[i].name, requests[i].nlocks);
 	}
@@ -55,10 +59,19 @@ startup_all(void)
 	for (i = 0; i < nrequests; i++)
 	{
 		bool		found;
-		void	   *ptr = ShmemInitStruct(requests[i].name, requests[i].size, &found);
-		LWLockPadded *locks = requests[i].nlocks > 0 ?
-			GetNamedLWLockTranche(requests[i].name) : NULL;
+		void	   *ptr;
+		LWLockPadded *locks = NULL;
 
+		/*
+		 * The size again, not the one request_all() noted: with EXEC_BACKEND
+		 * every child runs this hook to attach, but only the postmaster ran
+		 * the request hook (as pg_stat_statements, which also sizes its
+		 * memory here).  MaxBackends is known in every process by now.
+		 */
+		ptr = ShmemInitStruct(requests[i].name, request_size(&requests[i]), &found);
+		/* the tranche's requests, too, are known to the postmaster only */
+		if (!found && requests[i].nlocks > 0)
+			locks = GetNamedLWLockTranche(requests[i].name);
 		requests[i].init(ptr, found, locks);
 	}
 	LWLockRelease(AddinShmemInitLock);

@@ -4,7 +4,9 @@
  * A piece of idgen that needs server-wide state asks for it from _PG_init
  * while shared_preload_libraries is being processed; its init callback runs
  * at server start and after every crash restart, in the postmaster, and again
- * in every backend that attaches (found = true there).  Without preloading
+ * in every backend that attaches (found = true there; locks is then NULL,
+ * since with EXEC_BACKEND a child cannot look the tranche up: keep the
+ * pointers the first call stored in the shared struct).  Without preloading
  * nothing is allocated and the callback never runs: the piece must work
  * without it, or say that it needs preloading.
  */
