@@ -44,6 +44,9 @@ SELECT regress.err($$SELECT * FROM idgen_stat_clock$$) IN ('no error',
 -- the functions need the views' column lists
 SELECT regress.err($$SELECT * FROM idgen_stat_clock() AS s(generator text, ids_ahead int)$$);
 SELECT regress.err($$SELECT * FROM idgen_stat_base36id() AS s(worker_id int)$$);
+-- and have none in a select list: refused there, not an internal error
+SELECT regress.err($$SELECT idgen_stat_clock()$$);
+SELECT regress.err($$SELECT idgen_stat_base36id()$$);
 RESET ROLE;
 DROP ROLE regress_idgen_nobody, regress_idgen_monitor;
 DROP EXTENSION idgen;

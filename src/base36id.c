@@ -7,15 +7,21 @@
  * per-worker counters in shared memory, 1296 per second.
  *
  * base36id_gen.c keeps them and makes sure restarts, promoted standbys and
- * restored backups never reissue an id.
+ * restored backups never reissue an id.  The view idgen_stat_base36id shows
+ * its state, with the counters stats.c keeps.
  */
 #include "idgen.h"
 #include "base36id_gen.h"
+#include "stats.h"
 
+#include "catalog/pg_type.h"
 #include "core/base36.h"
 #include "fixedid.h"
+#include "funcapi.h"
 #include "libpq/pqformat.h"
+#include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/pg_lsn.h"
 
 /* idgen.worker_id, -1 while unset */
 static int	worker_id = -1;
@@ -213,4 +219,91 @@ base36id_max_for_timestamp(PG_FUNCTION_ARGS)
 	uint64		second = idgen_timestamp_to_units(PG_GETARG_TIMESTAMPTZ(0), &base36id_span);
 
 	PG_RETURN_INT64(b36_compose((int64) second, B36_WORKERS - 1, B36_COUNTERS - 1));
+}
+
+/*
+ * The view idgen_stat_base36id: the generator's state (base36id_gen.c) and
+ * the counters of its waits and reservations (stats.c).
+ */
+static const Oid stat_types[] = {
+	INT4OID, TIMESTAMPTZOID, INT4OID, INT4OID, INT4OID,
+	TIMESTAMPTZOID, TIMESTAMPTZOID, TIMESTAMPTZOID,
+	TIMESTAMPTZOID, PG_LSNOID, TIMESTAMPTZOID, FLOAT8OID, INT8OID, FLOAT8OID,
+	INT8OID, FLOAT8OID, INT8OID, FLOAT8OID, INT8OID, FLOAT8OID,
+	TEXTOID, INT8OID, TIMESTAMPTZOID
+};
+
+#define STAT_COLS lengthof(stat_types)
+
+/* a base36id second as a timestamp; NULL for none (-1) */
+static Datum
+second_datum(int64 second, bool *isnull)
+{
+	*isnull = second < 0;
+	return TimestampTzGetDatum((TimestampTz) ((second + B36_EPOCH_UNIX_S) -
+											  (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY)
+							   * USECS_PER_SEC);
+}
+
+PG_FUNCTION_INFO_V1(idgen_stat_base36id);
+Datum
+idgen_stat_base36id(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	Datum		values[STAT_COLS];
+	bool		nulls[STAT_COLS] = {0};
+	int			worker = worker_id;
+	base36id_gen_snap snap;
+	idgen_stats_totals t;
+	int			i = 0;
+
+	idgen_stats_view_start(fcinfo, "idgen_stat_base36id", stat_types, STAT_COLS);
+	if (!base36id_gen_snapshot(worker, &snap))
+		elog(ERROR, "base36id generator not set up");
+	idgen_stats_get_totals(&t);
+
+	/* the worker's counter */
+	nulls[i] = worker < 0;
+	values[i++] = Int32GetDatum(worker);
+	values[i] = second_datum(snap.worker_second, &nulls[i]);
+	i++;
+	nulls[i] = worker < 0;
+	values[i++] = Int32GetDatum(snap.worker_used);
+	/* ids of the clock's second: a counter behind the clock used none */
+	nulls[i] = worker < 0;
+	values[i++] = Int32GetDatum(snap.worker_second >= snap.clock_second ? snap.worker_used : 0);
+	values[i++] = Int32GetDatum(B36_COUNTERS);
+	/* durability */
+	values[i] = second_datum(snap.reserved, &nulls[i]);
+	i++;
+	values[i] = second_datum(snap.file_second, &nulls[i]);
+	i++;
+	values[i] = second_datum(snap.floor, &nulls[i]);
+	i++;
+	values[i] = second_datum(t.last_second, &nulls[i]);
+	i++;
+	nulls[i] = XLogRecPtrIsInvalid(t.last_lsn);
+	values[i++] = LSNGetDatum(t.last_lsn);
+	nulls[i] = t.last_at == 0;
+	values[i++] = TimestampTzGetDatum(t.last_at);
+	nulls[i] = t.last_at == 0;
+	values[i++] = Float8GetDatum(t.last_ms);
+	values[i++] = Int64GetDatum(t.reservations);
+	values[i++] = Float8GetDatum(t.reservation_ms);
+	/* waits */
+	values[i++] = Int64GetDatum(t.waits[IDGEN_WAIT_STATE_FILE_SYNC]);
+	values[i++] = Float8GetDatum(t.wait_ms[IDGEN_WAIT_STATE_FILE_SYNC]);
+	values[i++] = Int64GetDatum(t.waits[IDGEN_WAIT_RESERVATION]);
+	values[i++] = Float8GetDatum(t.wait_ms[IDGEN_WAIT_RESERVATION]);
+	values[i++] = Int64GetDatum(t.waits[IDGEN_WAIT_NEXT_SECOND]);
+	values[i++] = Float8GetDatum(t.wait_ms[IDGEN_WAIT_NEXT_SECOND]);
+	/* the state file */
+	values[i++] = CStringGetTextDatum(snap.state_file);
+	values[i++] = Int64GetDatum(t.state_file_failures);
+	Assert(i == STAT_COLS - 1);
+	nulls[i] = t.last_failure == 0;
+	values[i++] = TimestampTzGetDatum(t.last_failure);
+
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	return (Datum) 0;
 }

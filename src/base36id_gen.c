@@ -773,7 +773,7 @@ base36id_gen_init(void)
 }
 
 /*
- * Monitoring (stats.c): a copy of the state, consistent under the lock.
+ * Monitoring (the view, in base36id.c): a copy of the state, consistent under the lock.
  */
 static const char *
 state_problem_name(state_problem problem)

@@ -20,7 +20,7 @@ extern bool base36id_gen_loaded(void);
  */
 extern bool base36id_gen_next(int worker, int64 *value);
 
-/* monitoring (stats.c): the generator's state, read under its lock */
+/* monitoring (the view, in base36id.c): the generator's state, read under its lock */
 typedef struct base36id_gen_snap
 {
 	int64		floor;			/* counters start used up at this second */

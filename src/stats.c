@@ -1,7 +1,8 @@
 /*
  * stats.c — server-wide monitoring of idgen (stats.h): per-backend counter
- * slots in shared memory, the wait events, and the views
- * idgen_stat_base36id and idgen_stat_clock.
+ * slots in shared memory, the wait events, the view idgen_stat_clock and
+ * what every view function starts with.  It knows no id type: each type's
+ * view lives with the type (idgen_stat_base36id in base36id.c).
  *
  * A slot is written by its owner only, with plain atomic loads and stores
  * (no locked instruction: nobody else writes it), and read whole by readers;
@@ -12,11 +13,8 @@
  * starts them again at zero.
  */
 #include "stats.h"
-#include "base36id_gen.h"
 #include "shmem.h"
 
-#include "core/base36.h"
-#include "datatype/timestamp.h"
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "port/atomics.h"
@@ -24,8 +22,6 @@
 #include "storage/proc.h"
 #include "catalog/pg_type.h"
 #include "utils/builtins.h"
-#include "utils/guc.h"
-#include "utils/pg_lsn.h"
 #include "utils/timestamp.h"
 #include "utils/wait_event.h"
 
@@ -357,42 +353,44 @@ idgen_stats_init(void)
 /*
  * The views
  */
-static void
-require_shmem(const char *view)
+void
+idgen_stats_view_start(FunctionCallInfo fcinfo, const char *fn, const Oid *types, int ncols)
 {
-	if (sh == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("%s requires idgen to be loaded via shared_preload_libraries", view),
-				 errhint("Add idgen to shared_preload_libraries in postgresql.conf and restart the server.")));
-}
-
-/* the caller's column definition list must be the view's */
-static void
-check_columns(TupleDesc desc, const char *fn, const Oid *types, int n)
-{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	TupleDesc	desc;
+	bool		ok;
 	int			i;
-	bool		ok = desc->natts == n;
 
-	for (i = 0; ok && i < n; i++)
+	/*
+	 * In a select list there is no column definition list, and a record's
+	 * columns are then unknown (InitMaterializedSRF would fail with an
+	 * internal error): the view's place is FROM.
+	 */
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s() can only be called in FROM, with a column definition list", fn),
+				 errhint("Query the view %s.", fn)));
+	InitMaterializedSRF(fcinfo, 0);
+	/* the caller's column definition list must be the view's */
+	desc = rsinfo->setDesc;
+	ok = desc->natts == ncols;
+	for (i = 0; ok && i < ncols; i++)
 		ok = TupleDescAttr(desc, i)->atttypid == types[i];
 	if (!ok)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("column definition list does not match %s()", fn),
 				 errhint("Query the view %s.", fn)));
+	if (sh == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("%s requires idgen to be loaded via shared_preload_libraries", fn),
+				 errhint("Add idgen to shared_preload_libraries in postgresql.conf and restart the server.")));
 }
 
 static const Oid clock_types[] = {
 	TEXTOID, INT8OID, INT8OID, INT8OID, INT8OID, INT8OID, INT8OID
-};
-
-static const Oid b36_types[] = {
-	INT4OID, TIMESTAMPTZOID, INT4OID, INT4OID, INT4OID,
-	TIMESTAMPTZOID, TIMESTAMPTZOID, TIMESTAMPTZOID,
-	TIMESTAMPTZOID, PG_LSNOID, TIMESTAMPTZOID, FLOAT8OID, INT8OID, FLOAT8OID,
-	INT8OID, FLOAT8OID, INT8OID, FLOAT8OID, INT8OID, FLOAT8OID,
-	TEXTOID, INT8OID, TIMESTAMPTZOID
 };
 
 /* every slot and the total, read under the lock (no exit folds meanwhile) */
@@ -409,16 +407,41 @@ sum_counts(stats_counts *sum)
 	LWLockRelease(sh->lock);
 }
 
-static Datum
-count_datum(pg_atomic_uint64 *c)
+static int64
+count_value(pg_atomic_uint64 *c)
 {
-	return Int64GetDatum((int64) Min(pg_atomic_read_u64(c), (uint64) PG_INT64_MAX));
+	return (int64) Min(pg_atomic_read_u64(c), (uint64) PG_INT64_MAX);
 }
 
-static Datum
-ms_datum(pg_atomic_uint64 *us)
+static double
+ms_value(pg_atomic_uint64 *us)
 {
-	return Float8GetDatum(pg_atomic_read_u64(us) / 1000.0);
+	return pg_atomic_read_u64(us) / 1000.0;
+}
+
+void
+idgen_stats_get_totals(idgen_stats_totals *t)
+{
+	stats_counts sum;
+	int			w;
+
+	Assert(sh != NULL);
+	sum_counts(&sum);
+	for (w = 0; w < IDGEN_NWAITS; w++)
+	{
+		t->waits[w] = count_value(&sum.waits[w]);
+		t->wait_ms[w] = ms_value(&sum.wait_us[w]);
+	}
+	t->reservations = count_value(&sum.reservations);
+	t->reservation_ms = ms_value(&sum.reservation_us);
+	t->state_file_failures = count_value(&sum.state_file_failures);
+	LWLockAcquire(sh->lock, LW_SHARED);
+	t->last_second = sh->last_second;
+	t->last_lsn = sh->last_lsn;
+	t->last_at = sh->last_at;
+	t->last_ms = sh->last_ms;
+	t->last_failure = sh->last_failure;
+	LWLockRelease(sh->lock);
 }
 
 PG_FUNCTION_INFO_V1(idgen_stat_clock);
@@ -429,9 +452,7 @@ idgen_stat_clock(PG_FUNCTION_ARGS)
 	stats_counts sum;
 	int			g;
 
-	InitMaterializedSRF(fcinfo, 0);
-	check_columns(rsinfo->setDesc, "idgen_stat_clock", clock_types, lengthof(clock_types));
-	require_shmem("idgen_stat_clock");
+	idgen_stats_view_start(fcinfo, "idgen_stat_clock", clock_types, lengthof(clock_types));
 	sum_counts(&sum);
 	for (g = 0; g < IDGEN_NGENS; g++)
 	{
@@ -441,98 +462,8 @@ idgen_stat_clock(PG_FUNCTION_ARGS)
 
 		values[0] = CStringGetTextDatum(gen_names[g]);
 		for (f = 0; f < CLK_NFIELDS; f++)
-			values[1 + f] = count_datum(&sum.clock[g][f]);
+			values[1 + f] = Int64GetDatum(count_value(&sum.clock[g][f]));
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
-	return (Datum) 0;
-}
-
-/* a base36id second as a timestamp; NULL for none (-1) */
-static Datum
-second_datum(int64 second, bool *isnull)
-{
-	*isnull = second < 0;
-	return TimestampTzGetDatum((TimestampTz) ((second + B36_EPOCH_UNIX_S) -
-											  (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY)
-							   * USECS_PER_SEC);
-}
-
-#define B36_STAT_COLS lengthof(b36_types)
-
-PG_FUNCTION_INFO_V1(idgen_stat_base36id);
-Datum
-idgen_stat_base36id(PG_FUNCTION_ARGS)
-{
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	Datum		values[B36_STAT_COLS];
-	bool		nulls[B36_STAT_COLS] = {0};
-	const char *setting = GetConfigOption("idgen.worker_id", true, false);
-	int			worker = setting ? atoi(setting) : -1;
-	base36id_gen_snap snap;
-	stats_counts sum;
-	int64		last_second;
-	XLogRecPtr	last_lsn;
-	TimestampTz last_at;
-	double		last_ms;
-	TimestampTz last_failure;
-	int			i = 0;
-
-	InitMaterializedSRF(fcinfo, 0);
-	check_columns(rsinfo->setDesc, "idgen_stat_base36id", b36_types, lengthof(b36_types));
-	require_shmem("idgen_stat_base36id");
-	if (!base36id_gen_snapshot(worker, &snap))
-		elog(ERROR, "base36id generator not set up");
-	sum_counts(&sum);
-	LWLockAcquire(sh->lock, LW_SHARED);
-	last_second = sh->last_second;
-	last_lsn = sh->last_lsn;
-	last_at = sh->last_at;
-	last_ms = sh->last_ms;
-	last_failure = sh->last_failure;
-	LWLockRelease(sh->lock);
-
-	/* the worker's counter */
-	nulls[i] = worker < 0;
-	values[i++] = Int32GetDatum(worker);
-	values[i] = second_datum(snap.worker_second, &nulls[i]);
-	i++;
-	nulls[i] = worker < 0;
-	values[i++] = Int32GetDatum(snap.worker_used);
-	/* ids of the clock's second: a counter behind the clock used none */
-	nulls[i] = worker < 0;
-	values[i++] = Int32GetDatum(snap.worker_second >= snap.clock_second ? snap.worker_used : 0);
-	values[i++] = Int32GetDatum(B36_COUNTERS);
-	/* durability */
-	values[i] = second_datum(snap.reserved, &nulls[i]);
-	i++;
-	values[i] = second_datum(snap.file_second, &nulls[i]);
-	i++;
-	values[i] = second_datum(snap.floor, &nulls[i]);
-	i++;
-	values[i] = second_datum(last_second, &nulls[i]);
-	i++;
-	nulls[i] = XLogRecPtrIsInvalid(last_lsn);
-	values[i++] = LSNGetDatum(last_lsn);
-	nulls[i] = last_at == 0;
-	values[i++] = TimestampTzGetDatum(last_at);
-	nulls[i] = last_at == 0;
-	values[i++] = Float8GetDatum(last_ms);
-	values[i++] = count_datum(&sum.reservations);
-	values[i++] = ms_datum(&sum.reservation_us);
-	/* waits */
-	values[i++] = count_datum(&sum.waits[IDGEN_WAIT_STATE_FILE_SYNC]);
-	values[i++] = ms_datum(&sum.wait_us[IDGEN_WAIT_STATE_FILE_SYNC]);
-	values[i++] = count_datum(&sum.waits[IDGEN_WAIT_RESERVATION]);
-	values[i++] = ms_datum(&sum.wait_us[IDGEN_WAIT_RESERVATION]);
-	values[i++] = count_datum(&sum.waits[IDGEN_WAIT_NEXT_SECOND]);
-	values[i++] = ms_datum(&sum.wait_us[IDGEN_WAIT_NEXT_SECOND]);
-	/* the state file */
-	values[i++] = CStringGetTextDatum(snap.state_file);
-	values[i++] = count_datum(&sum.state_file_failures);
-	Assert(i == B36_STAT_COLS - 1);
-	nulls[i] = last_failure == 0;
-	values[i++] = TimestampTzGetDatum(last_failure);
-
-	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	return (Datum) 0;
 }

@@ -15,6 +15,8 @@
 #include "postgres.h"
 
 #include "access/xlogdefs.h"
+#include "datatype/timestamp.h"
+#include "fmgr.h"
 #include "portability/instr_time.h"
 
 /* the generators whose clock events are counted */
@@ -77,5 +79,32 @@ extern void idgen_stats_reserved(int64 second, XLogRecPtr lsn, const instr_time 
 
 /* writing the state file failed */
 extern void idgen_stats_state_file_failed(void);
+
+/*
+ * The views.  A view's function starts with idgen_stats_view_start(): it
+ * refuses a call outside FROM and a column definition list other than the
+ * view's (the ncols column types), requires shared memory, and sets up
+ * rsinfo->setResult and setDesc for the rows.
+ */
+extern void idgen_stats_view_start(FunctionCallInfo fcinfo, const char *fn,
+								   const Oid *types, int ncols);
+
+/* the counters summed over all backends since the server started */
+typedef struct idgen_stats_totals
+{
+	int64		waits[IDGEN_NWAITS];
+	double		wait_ms[IDGEN_NWAITS];
+	int64		reservations;
+	double		reservation_ms;
+	int64		state_file_failures;
+	int64		last_second;	/* the last reservation, -1: none */
+	XLogRecPtr	last_lsn;
+	TimestampTz last_at;		/* 0: none */
+	double		last_ms;
+	TimestampTz last_failure;	/* of a state file write, 0: none */
+} idgen_stats_totals;
+
+/* after idgen_stats_view_start() */
+extern void idgen_stats_get_totals(idgen_stats_totals *t);
 
 #endif							/* IDGEN_STATS_H */
