@@ -11,8 +11,10 @@
 # behind, is promoted and generates 40 ids once its clock is in the
 # primary's second.
 #
-# A session's synchronous_commit = local does not lower the server's; a wait
-# ended by statement_timeout fails the call with SQLSTATE 57014.
+# A session's synchronous_commit = local does not lower the level waited for
+# (idgen.base36id_synchronous_commit); a wait ended by statement_timeout fails
+# the call with SQLSTATE 57014.  034_base36id_sync_wait.pl tests the wait
+# from the sessions' side.
 #
 # Mutation this test catches (tried by hand): no SyncRepWaitForLSN (1.1's
 # first generator): the SELECT returns at once; the primary is then killed
@@ -59,7 +61,7 @@ isnt($ret, 0,
 	'a call waits for the standby despite the session\'s synchronous_commit = local, and times out');
 like(
 	$err,
-	qr/ERROR:  57014: canceling base36id_generate\(\) while waiting for synchronous replication/,
+	qr/ERROR:  57014: canceling statement due to statement timeout\n.*CONTEXT:  waiting for synchronous standbys to confirm base36id second \d+; no id of it was handed out/s,
 	'with SQLSTATE 57014, handing out no id');
 
 my $gen = $primary->background_psql('postgres', on_error_stop => 0);

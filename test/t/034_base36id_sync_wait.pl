@@ -1,0 +1,174 @@
+
+# base36id: the wait for synchronous standbys, from the sessions' side.
+#
+# Primary + synchronous standby.  The wait of a reservation (the first id of
+# a new second) must:
+#  1. follow the server's configuration only: a role's ALTER ROLE ... SET
+#     synchronous_commit = off, or connection options, do not lower it; a
+#     wait ended by statement_timeout or a terminate hands out no id, and a
+#     later superuser call does not get one of that unconfirmed second;
+#  2. under synchronous_commit = remote_apply, wait for the standby's replay
+#     (paused here) instead of failing;
+#  3. release the waiting call with its id when synchronous_standby_names is
+#     cleared, as commits are released;
+#  4. not fail when the names were just set and the checkpointer has not yet
+#     told the waiting backends (stopped here), as commits do not wait then.
+#
+# Mutations this test catches (tried by hand): the level from
+# GetConfigOptionResetString() (1.1's first version): part 1 gets an id in
+# the role's session; SyncRepWaitForLSN(lsn, false) and then a check of what
+# the standbys confirmed (the same): parts 2, 3 and 4 fail with 57014.
+
+use strict;
+use warnings;
+
+use FindBin;
+use lib $FindBin::RealBin;
+use IdgenTest;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $primary = start_idgen_primary('b36w_primary', 'idgen.worker_id = 4');
+$primary->backup('b');
+my $standby = PostgreSQL::Test::Cluster->new('b36w_standby');
+$standby->init_from_backup($primary, 'b', has_streaming => 1);
+$standby->start;
+
+$primary->safe_psql(
+	'postgres', q{
+	ALTER SYSTEM SET synchronous_standby_names = '*';
+	SELECT pg_reload_conf();
+	CREATE ROLE app LOGIN;
+	ALTER ROLE app SET synchronous_commit = off;});
+ok( $primary->poll_query_until(
+		'postgres', "SELECT sync_state = 'sync' FROM pg_stat_replication"),
+	'the standby is synchronous');
+
+# the pid of a background session's backend while it waits for the standbys
+sub wait_for_syncrep
+{
+	my ($pid) = @_;
+	return $primary->poll_query_until('postgres',
+		"SELECT wait_event = 'SyncRep' FROM pg_stat_activity WHERE pid = $pid");
+}
+
+sub walsender_pid
+{
+	return $primary->safe_psql('postgres', 'SELECT pid FROM pg_stat_replication');
+}
+
+# a call in a new second, in a session of its own: psql's status and stderr
+sub generate_in_new_second
+{
+	my ($setup, %params) = @_;
+	return psql_verbose($primary,
+		"$setup; SELECT pg_sleep(1.1); SELECT base36id_generate()", %params);
+}
+
+# 1. nothing a session or role sets lowers the level
+my $walsender = walsender_pid();
+ok(kill('STOP', $walsender), 'the walsender is paused');
+
+my $timeout_error =
+  qr/ERROR:  57014: canceling statement due to statement timeout\n.*CONTEXT:  waiting for synchronous standbys to confirm base36id second \d+; no id of it was handed out/s;
+my ($ret, $err) = generate_in_new_second("SET statement_timeout = '3s'",
+	connstr => $primary->connstr('postgres') . ' user=app');
+isnt($ret, 0, 'a role with ALTER ROLE ... SET synchronous_commit = off waits, until its statement_timeout');
+like($err, $timeout_error, 'with 57014, handing out no id');
+
+($ret, $err) = generate_in_new_second("SET statement_timeout = '3s'",
+	connstr => $primary->connstr('postgres')
+	  . q{ options='-c synchronous_commit=local'});
+isnt($ret, 0, 'so does a session whose connection options say synchronous_commit = local');
+like($err, $timeout_error, 'with 57014');
+
+($ret, $err) = psql_verbose($primary,
+	"SET synchronous_commit = off; SET statement_timeout = '3s'; SELECT base36id_generate()");
+isnt($ret, 0, 'so does a session with SET synchronous_commit = off');
+
+# a terminate ends the wait too, and hands out nothing
+my $gen = $primary->background_psql('postgres', on_error_stop => 0);
+my $gen_pid = $gen->query_safe('SELECT pg_backend_pid()');
+$gen->query_until(qr/gen-start/, "\\echo gen-start\nSELECT base36id_generate();\n");
+ok(wait_for_syncrep($gen_pid), 'a call waits for the standby');
+$primary->safe_psql('postgres', "SELECT pg_terminate_backend($gen_pid)");
+ok( $primary->poll_query_until(
+		'postgres', "SELECT count(*) = 0 FROM pg_stat_activity WHERE pid = $gen_pid"),
+	'pg_terminate_backend() ends it');
+eval { $gen->quit };
+
+($ret, $err) = psql_verbose($primary,
+	"SET statement_timeout = '3s'; SELECT base36id_generate()");
+isnt($ret, 0, 'a superuser\'s call then gets no id of the unconfirmed second: it waits too');
+like($err, $timeout_error, 'until its statement_timeout');
+
+ok(kill('CONT', $walsender), 'the walsender goes on');
+like($primary->safe_psql('postgres', 'SELECT base36id_generate()'),
+	qr/^[0-9A-Z]{9}$/, 'then the call gets its id');
+
+# 2. remote_apply waits for the replay, which is paused
+$primary->safe_psql('postgres',
+	"ALTER SYSTEM SET synchronous_commit = remote_apply; SELECT pg_reload_conf()");
+ok( $primary->poll_query_until(
+		'postgres', 'SHOW synchronous_commit', 'remote_apply'),
+	'the server\'s synchronous_commit is remote_apply');
+$standby->safe_psql('postgres', 'SELECT pg_wal_replay_pause()');
+
+$gen = $primary->background_psql('postgres', on_error_stop => 0);
+$gen_pid = $gen->query_safe('SELECT pg_backend_pid()');
+$gen->query_until(qr/gen-start/,
+	"\\echo gen-start\nSELECT pg_sleep(1.1);\nSELECT base36id_generate();\n");
+ok(wait_for_syncrep($gen_pid), 'with the standby\'s replay paused, a call waits');
+sleep(2);
+is( $primary->safe_psql(
+		'postgres', "SELECT state || '/' || wait_event FROM pg_stat_activity WHERE pid = $gen_pid"),
+	'active/SyncRep',
+	'and still waits 2 s later, with no error');
+$standby->safe_psql('postgres', 'SELECT pg_wal_replay_resume()');
+my $out = $gen->query('SELECT 1');
+like($out, qr/^[0-9A-Z]{9}$/m, 'after the replay resumes, the call returns its id');
+unlike($gen->{stderr}, qr/ERROR/, 'and no error');
+$gen->quit;
+$primary->safe_psql('postgres',
+	"ALTER SYSTEM RESET synchronous_commit; SELECT pg_reload_conf()");
+
+# 3. clearing synchronous_standby_names releases a waiting call with its id
+$walsender = walsender_pid();
+ok(kill('STOP', $walsender), 'the walsender is paused again');
+$gen = $primary->background_psql('postgres', on_error_stop => 0);
+$gen_pid = $gen->query_safe('SELECT pg_backend_pid()');
+$gen->query_until(qr/gen-start/,
+	"\\echo gen-start\nSELECT pg_sleep(1.1);\nSELECT base36id_generate();\n");
+ok(wait_for_syncrep($gen_pid), 'a call waits for the standby');
+$primary->safe_psql('postgres',
+	"ALTER SYSTEM RESET synchronous_standby_names; SELECT pg_reload_conf()");
+$out = $gen->query('SELECT 1');
+like($out, qr/^[0-9A-Z]{9}$/m,
+	'clearing synchronous_standby_names releases it with its id');
+unlike($gen->{stderr}, qr/ERROR/, 'and no error');
+$gen->quit;
+
+# 4. names just set, not yet published by the checkpointer: no wait, as for commits
+my $checkpointer = $primary->safe_psql('postgres',
+	"SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'");
+ok(kill('STOP', $checkpointer), 'the checkpointer is paused');
+$primary->safe_psql('postgres',
+	"ALTER SYSTEM SET synchronous_standby_names = '*'; SELECT pg_reload_conf()");
+ok( $primary->poll_query_until('postgres', 'SHOW synchronous_standby_names', '*'),
+	'new sessions see synchronous_standby_names set');
+($ret, $err) = generate_in_new_second("SET statement_timeout = '5s'");
+is($ret, 0, 'a call just after the names are set does not fail')
+  or diag($err);
+ok(kill('CONT', $checkpointer), 'the checkpointer goes on');
+ok(kill('CONT', $walsender),    'the walsender goes on');
+ok( $primary->poll_query_until(
+		'postgres', "SELECT sync_state = 'sync' FROM pg_stat_replication"),
+	'the standby is synchronous again');
+like($primary->safe_psql('postgres', 'SELECT pg_sleep(1.1); SELECT base36id_generate()'),
+	qr/[0-9A-Z]{9}$/, 'and calls get ids');
+
+$standby->stop;
+$primary->stop;
+
+done_testing();
