@@ -337,6 +337,8 @@ static void
 reservation_end(int code, Datum arg)
 {
 	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+	/* only the backend that reserves ends a reservation */
+	Assert(shared->reserving >= 0);
 	shared->reserving = -1;
 	LWLockRelease(shared->lock);
 	ConditionVariableBroadcast(&shared->reserved_cv);
@@ -494,6 +496,9 @@ reserve(int64 second)
 	xl_base36id_reserve xlrec = {.second = second};
 	instr_time	t0;
 
+	/* file, WAL and standbys are waited for without the LWLock */
+	Assert(!LWLockHeldByMe(shared->lock));
+	Assert(second >= 0 && second <= B36_MAX_SECONDS);
 	INSTR_TIME_SET_CURRENT(t0);
 	PG_ENSURE_ERROR_CLEANUP(reservation_end, (Datum) 0);
 	{
@@ -512,6 +517,9 @@ reserve(int64 second)
 	PG_END_ENSURE_ERROR_CLEANUP(reservation_end, (Datum) 0);
 
 	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+	/* this backend is the one reserving, and reserves this second */
+	Assert(shared->reserving == second);
+	Assert(second >= shared->floor);
 	shared->reserved = Max(shared->reserved, second);
 	shared->file_second = Max(shared->file_second, second);
 	LWLockRelease(shared->lock);
@@ -592,8 +600,16 @@ base36id_gen_next(int worker, int64 *value)
 			b36_state_init(st, shared->floor);
 		next = *st;
 		status = b36_state_next(&next, now, &second, &counter, &new_second);
+		Assert(LWLockHeldByMeInMode(shared->lock, LW_EXCLUSIVE));
+		Assert(st->second >= shared->floor);
+		Assert(st->next >= 0 && st->next <= B36_COUNTERS);
 		if (status == B36_NEXT_OK && next.second <= shared->reserved)
 		{
+			/* a counter of a reserved second, used once */
+			Assert(counter >= 0 && counter < B36_COUNTERS);
+			Assert(second == next.second && second >= st->second);
+			Assert(next.next >= 1 && next.next <= B36_COUNTERS);
+			Assert(second > st->second || counter >= st->next);
 			*st = next;
 			LWLockRelease(shared->lock);
 			*value = b36_compose(second, worker, counter);
@@ -602,6 +618,7 @@ base36id_gen_next(int worker, int64 *value)
 		if (status == B36_NEXT_OK && shared->reserving < 0)
 		{
 			/* a new second: reserve it, then try again */
+			Assert(next.second > shared->reserved);
 			shared->reserving = next.second;
 			LWLockRelease(shared->lock);
 			reserve(next.second);

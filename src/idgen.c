@@ -157,9 +157,21 @@ static inline void
 mono_next(idg_mono *st, const idg_mono_cfg *cfg, const idgen_time_span *span,
 		  int64 now, uint32 sub_ns)
 {
+#ifdef USE_ASSERT_CHECKING
+	idg_mono	prev = *st;
+#endif
+
 	if (now < 0 ||
 		idg_mono_next(st, cfg, (uint64) now, sub_ns, idgen_random_u64, NULL) != IDG_MONO_OK)
 		idgen_clock_out_of_span(span);
+
+	/* an id in the span, never before the clock, its field in its bits */
+	Assert(st->valid && st->ms <= cfg->max_ms && (int64) st->ms >= now);
+	Assert(cfg->rand_bits < 64 && st->rand < (UINT64CONST(1) << cfg->rand_bits));
+	/* after the last one, unless the clock went back further than the leeway */
+	Assert(!prev.valid ||
+		   (int64) prev.ms - now > (int64) cfg->back_leeway_ms ||
+		   st->ms > prev.ms || (st->ms == prev.ms && st->rand > prev.rand));
 }
 
 /* the clock is behind the last id: a step back, or a borrowed lead */
