@@ -4,7 +4,7 @@
 # IDGEN_PG_VERSIONS (default: all supported), the extension built with
 # -Werror, the unit tests (cmocka; src/random.c against the server's
 # headers), its exported symbols, pg_regress against a scratch cluster, the
-# TAP tests (PostgreSQL::Test::Cluster), the client programs
+# isolation specs (specs/, test/isolation/run.sh), the TAP tests (PostgreSQL::Test::Cluster), the client programs
 # (test/clients/run.sh), the packaging (test/package/run.sh; a Debian
 # package only for the majors pg_buildext builds for: 15 on Debian 12), the
 # benchmark harness at tiny sizes, a Citus cluster (test/citus; on the
@@ -24,6 +24,7 @@
 # space in $IDGEN_WORK (per major); it starts and stops any cluster it needs.
 source "$(dirname "$0")/lib.sh"
 source "$IDGEN_ROOT/test/clients/run.sh"
+source "$IDGEN_ROOT/test/isolation/run.sh"
 source "$IDGEN_ROOT/test/package/run.sh"
 source "$IDGEN_ROOT/test/pgbuild/run.sh"
 source "$IDGEN_ROOT/test/ops/common.sh"
@@ -34,7 +35,7 @@ source "$IDGEN_ROOT/test/ops/patroni.sh"
 ONCE_SUITES=(fuzz pgbuild)
 # unit: test_random builds src/random.c against the server's headers
 # patroni, pgbackrest: the operations tools (test/ops/), where they support the major
-VERSION_SUITES=(unit symbols regress tap clients package bench citus patroni pgbackrest)
+VERSION_SUITES=(unit symbols regress isolation tap clients package bench citus patroni pgbackrest)
 
 # wanted SUITE: is it in IDGEN_SUITES (all when unset)?
 wanted() {

@@ -1,0 +1,37 @@
+# The isolation suite of tools/test.sh (sourced by it): the specs in specs/
+# (isolationtester, as PostgreSQL and Citus use it: steps of several sessions
+# in a fixed order, expected output in expected/<spec>.out), run with
+# pg_isolation_regress against a scratch cluster with idgen preloaded and a
+# worker id.  Kept out of the Makefile's ISOLATION so that `make installcheck`
+# (the regress suite, the Debian autopkgtest) runs the regression tests only.
+#
+# base36id_syncrep.spec sets synchronous_standby_names, under which every
+# commit would wait: it runs last.
+
+run_isolation() {
+	local out=$IDGEN_WORK/isolation log specs=() s p f
+	for s in "$IDGEN_BUILD"/specs/*.spec; do
+		s=$(basename "$s" .spec)
+		[ "$s" = base36id_syncrep ] || specs+=("$s")
+	done
+	[ -f "$IDGEN_BUILD/specs/base36id_syncrep.spec" ] && specs+=(base36id_syncrep)
+	mkdir -p "$out"
+	log=$out/isolation.log
+	if ! idgen_cluster_start "idgen.worker_id = 7"; then
+		record isolation 0 1
+		return 0
+	fi
+	# pg_regress and isolationtester connect through PGHOST/PGPORT/PGUSER
+	"$PGXS_DIR/src/test/isolation/pg_isolation_regress" \
+		--bindir="$PG_BIN" --inputdir="$IDGEN_BUILD" --outputdir="$out" \
+		--dbname=idgen_isolation "${specs[@]}" >"$log" 2>&1 || true
+	idgen_cluster_stop
+	cat "$log"
+	[ -f "$out/regression.diffs" ] && cat "$out/regression.diffs"
+	# pg_regress 15 prints "test name ... ok", 16 and later "ok 1 - name"
+	p=$(grep -cE '^(ok|test) .* ok( |$)|^ok [0-9]+ ' "$log" || true)
+	f=$(grep -cE '^not ok [0-9]+ |\.\.\. FAILED|failed \(' "$log" || true)
+	[ "$p" -gt 0 ] || [ "$f" -gt 0 ] || f=1
+	[ "$f" -eq 0 ] || { echo "== server log"; tail -n 40 "$IDGEN_WORK/server.log"; }
+	record isolation "$p" "$f"
+}
