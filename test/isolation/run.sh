@@ -17,6 +17,8 @@ run_isolation() {
 	[ -f "$IDGEN_BUILD/specs/base36id_syncrep.spec" ] && specs+=(base36id_syncrep)
 	mkdir -p "$out"
 	log=$out/isolation.log
+	# a cluster of its own: the regress suite's may still be there
+	as_server rm -rf "$IDGEN_WORK/data"
 	if ! idgen_cluster_start "idgen.worker_id = 7"; then
 		record isolation 0 1
 		return 0
@@ -26,6 +28,7 @@ run_isolation() {
 		--bindir="$PG_BIN" --inputdir="$IDGEN_BUILD" --outputdir="$out" \
 		--dbname=idgen_isolation "${specs[@]}" >"$log" 2>&1 || true
 	idgen_cluster_stop
+	as_server rm -rf "$IDGEN_WORK/data"
 	cat "$log"
 	[ -f "$out/regression.diffs" ] && cat "$out/regression.diffs"
 	# pg_regress 15 prints "test name ... ok", 16 and later "ok 1 - name"
