@@ -383,34 +383,21 @@ static const struct config_enum_entry sync_commit_options[] = {
 static bool
 sync_standbys_flag_is_bits(void)
 {
+	/* the first minor release with the bits, per major */
+	static const int first_with_bits[][2] = {
+		{13, 21}, {14, 18}, {15, 13}, {16, 9}, {17, 5}
+	};
 	static int	is_bits = -1;
 
 	if (is_bits < 0)
 	{
 		int			num = atoi(GetConfigOption("server_version_num", false, false));
-		int			minor = num % 100;
+		int			i;
 
-		switch (num / 10000)
-		{
-			case 13:
-				is_bits = minor >= 21;
-				break;
-			case 14:
-				is_bits = minor >= 18;
-				break;
-			case 15:
-				is_bits = minor >= 13;
-				break;
-			case 16:
-				is_bits = minor >= 9;
-				break;
-			case 17:
-				is_bits = minor >= 5;
-				break;
-			default:
-				is_bits = num >= 180000;
-				break;
-		}
+		is_bits = num >= 180000;
+		for (i = 0; i < lengthof(first_with_bits); i++)
+			if (num / 10000 == first_with_bits[i][0])
+				is_bits = num % 100 >= first_with_bits[i][1];
 	}
 	return is_bits;
 }

@@ -221,15 +221,23 @@ run_version() {
 
 # regress_installcheck SUITE: pg_regress against the running cluster
 regress_installcheck() {
-	local out=$IDGEN_WORK/$1 p f
+	local out=$IDGEN_WORK/$1
 	mkdir -p "$out"
 	if make -s -C "$IDGEN_BUILD" PG_CONFIG="$PG_CONFIG" installcheck \
 		EXTRA_REGRESS_OPTS="--outputdir=$out" >"$out/make.log" 2>&1; then :; fi
-	cat "$out/make.log"
-	[ -f "$out/regression.diffs" ] && cat "$out/regression.diffs"
+	record_pg_regress "$1" "$out/make.log" "$out"
+}
+
+# record_pg_regress SUITE LOG OUTDIR: counts the tests of a pg_regress (or
+# pg_isolation_regress) run from its LOG, shows its diffs in OUTDIR and, on
+# a failure, the end of the scratch cluster's log
+record_pg_regress() {
+	local p f
+	cat "$2"
+	[ -f "$3/regression.diffs" ] && cat "$3/regression.diffs"
 	# pg_regress 15 prints "test name ... ok", 16 and later "ok 1 - name"
-	p=$(grep -cE '^(ok|test) .* ok( |$)|^ok [0-9]+ ' "$out/make.log" || true)
-	f=$(grep -cE '^not ok [0-9]+ |\.\.\. FAILED|failed \(' "$out/make.log" || true)
+	p=$(grep -cE '^(ok|test) .* ok( |$)|^ok [0-9]+ ' "$2" || true)
+	f=$(grep -cE '^not ok [0-9]+ |\.\.\. FAILED|failed \(' "$2" || true)
 	[ "$p" -gt 0 ] || [ "$f" -gt 0 ] || f=1
 	[ "$f" -eq 0 ] || { echo "== server log"; tail -n 40 "$IDGEN_WORK/server.log"; }
 	record "$1" "$p" "$f"

@@ -9,7 +9,7 @@
 # commit would wait: it runs last.
 
 run_isolation() {
-	local out=$IDGEN_WORK/isolation log specs=() s p f
+	local out=$IDGEN_WORK/isolation log specs=() s
 	for s in "$IDGEN_BUILD"/specs/*.spec; do
 		s=$(basename "$s" .spec)
 		[ "$s" = base36id_syncrep ] || specs+=("$s")
@@ -29,12 +29,5 @@ run_isolation() {
 		--dbname=idgen_isolation "${specs[@]}" >"$log" 2>&1 || true
 	idgen_cluster_stop
 	as_server rm -rf "$IDGEN_WORK/data"
-	cat "$log"
-	[ -f "$out/regression.diffs" ] && cat "$out/regression.diffs"
-	# pg_regress 15 prints "test name ... ok", 16 and later "ok 1 - name"
-	p=$(grep -cE '^(ok|test) .* ok( |$)|^ok [0-9]+ ' "$log" || true)
-	f=$(grep -cE '^not ok [0-9]+ |\.\.\. FAILED|failed \(' "$log" || true)
-	[ "$p" -gt 0 ] || [ "$f" -gt 0 ] || f=1
-	[ "$f" -eq 0 ] || { echo "== server log"; tail -n 40 "$IDGEN_WORK/server.log"; }
-	record isolation "$p" "$f"
+	record_pg_regress isolation "$log" "$out"
 }
