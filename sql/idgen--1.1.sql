@@ -1286,3 +1286,250 @@ GRANT EXECUTE ON FUNCTION idgen_stat_base36id() TO pg_read_all_stats;
 GRANT EXECUTE ON FUNCTION idgen_stat_clock() TO pg_read_all_stats;
 GRANT SELECT ON idgen_stat_base36id TO pg_read_all_stats;
 GRANT SELECT ON idgen_stat_clock TO pg_read_all_stats;
+
+
+--
+-- partitions by id through their life: listed as times, retired
+--
+
+-- The partitions of a table partitioned by an id, each with the time span its
+-- bounds decode to.  Bounds are read back with the type's *_timestamp and
+-- checked against *_from_timestamp of that time: a bound that is not the
+-- least id of its time unit (a hand-made partition) is "uneven", and its span
+-- is widened to the whole units it touches, so that retirement never takes a
+-- partition that may hold a newer id.  STABLE: it only reads the catalogs
+-- (no lock; a snapshot of the partitions as of the statement).
+CREATE FUNCTION idgen_partitions(parent regclass,
+                                 OUT partition regclass, OUT from_time timestamptz,
+                                 OUT to_time timestamptz, OUT is_default boolean,
+                                 OUT uneven boolean, OUT detach_pending boolean,
+                                 OUT bounds text)
+RETURNS SETOF record
+LANGUAGE plpgsql STABLE PARALLEL SAFE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+	ext_schema name;
+	ext_nsp oid;
+	rel_kind "char";
+	parent_name name;
+	strategy "char";
+	key_natts int2;
+	key_attnum int2;
+	key_opclass oid;
+	key_column name;
+	key_type oid;
+	type_prefix text;
+	unit interval;
+	decode text;
+	r record;
+	lo_time timestamptz;
+	lo_whole bool;
+	hi_time timestamptz;
+	hi_whole bool;
+BEGIN
+	IF parent IS NULL THEN
+		RAISE EXCEPTION 'idgen_partitions argument must not be null'
+			USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+
+	SELECT n.oid, n.nspname INTO ext_nsp, ext_schema
+	FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+	WHERE e.extname = 'idgen';
+
+	SELECT c.relkind, c.relname INTO rel_kind, parent_name
+	FROM pg_class c WHERE c.oid = parent;
+	IF rel_kind IS DISTINCT FROM 'p' THEN
+		RAISE EXCEPTION '"%" is not a partitioned table', coalesce(parent_name, parent::text)
+			USING ERRCODE = 'wrong_object_type';
+	END IF;
+	SELECT p.partstrat, p.partnatts, p.partattrs[0], p.partclass[0]
+	INTO strategy, key_natts, key_attnum, key_opclass
+	FROM pg_partitioned_table p WHERE p.partrelid = parent;
+	IF strategy <> 'r' THEN
+		RAISE EXCEPTION 'table "%" is not partitioned by range', parent_name
+			USING ERRCODE = 'feature_not_supported',
+			      DETAIL = format('It is partitioned by %s.',
+			                      CASE strategy WHEN 'l' THEN 'list' ELSE 'hash' END);
+	END IF;
+	IF key_natts <> 1 OR key_attnum = 0 THEN
+		RAISE EXCEPTION 'partition key of table "%" is not one column', parent_name
+			USING ERRCODE = 'feature_not_supported',
+			      DETAIL = format('The key is %s.', pg_get_partkeydef(parent));
+	END IF;
+	SELECT a.attname, a.atttypid INTO key_column, key_type
+	FROM pg_attribute a WHERE a.attrelid = parent AND a.attnum = key_attnum;
+	SELECT CASE WHEN t.oid = 'pg_catalog.uuid'::regtype THEN 'distid128' ELSE t.typname END
+	INTO type_prefix
+	FROM pg_type t
+	WHERE t.oid = key_type
+	  AND (t.oid = 'pg_catalog.uuid'::regtype
+	       OR (t.typname IN ('iuid', 'distid', 'flaxid', 'base36id') AND t.typnamespace = ext_nsp));
+	IF type_prefix IS NULL THEN
+		RAISE EXCEPTION 'partition key column "%" of table "%" has type %, not an idgen type',
+			key_column, parent_name, key_type::regtype
+			USING ERRCODE = 'datatype_mismatch',
+			      HINT = 'The key must be of type iuid, distid, flaxid or base36id, or uuid holding DistributedId128s.';
+	END IF;
+	IF NOT (SELECT o.opcdefault FROM pg_opclass o WHERE o.oid = key_opclass) THEN
+		RAISE EXCEPTION 'partition key of table "%" uses operator class %, not the default one',
+			parent_name, (SELECT o.opcname FROM pg_opclass o WHERE o.oid = key_opclass)
+			USING ERRCODE = 'feature_not_supported',
+			      DETAIL = 'Bounds follow the order of the type''s default operator class.';
+	END IF;
+	unit := CASE type_prefix WHEN 'base36id' THEN interval '1 second' ELSE interval '1 millisecond' END;
+
+	-- a bound's time, and whether the bound is the least id of that time; the
+	-- bound as pg_get_expr prints it is the type's output, which ::text gives too
+	decode := format('SELECT t, %1$I.%2$I(t)::text = $1 FROM (SELECT %1$I.%3$I($1::%4$s) AS t) s',
+	                 ext_schema, type_prefix || '_from_timestamp', type_prefix || '_timestamp',
+	                 key_type::regtype);
+
+	-- in the order of their lower bounds, the default partition last
+	FOR r IN EXECUTE format($q$
+		SELECT c.oid::regclass AS part, i.inhdetachpending AS pending, e.expr,
+		       regexp_match(e.expr, '^FOR VALUES FROM \((MINVALUE|''([^'']*)'')\) TO \((MAXVALUE|''([^'']*)'')\)$') AS b
+		FROM pg_inherits i
+		JOIN pg_class c ON c.oid = i.inhrelid,
+		LATERAL (SELECT pg_get_expr(c.relpartbound, c.oid) AS expr) e
+		WHERE i.inhparent = $1
+		ORDER BY e.expr = 'DEFAULT', e.expr LIKE 'FOR VALUES FROM (MINVALUE)%%' DESC,
+		         (regexp_match(e.expr, '^FOR VALUES FROM \(''([^'']*)''\)'))[1]::%s, c.relname$q$,
+		key_type::regtype) USING parent
+	LOOP
+		lo_time := NULL; lo_whole := false;
+		hi_time := NULL; hi_whole := false;
+		IF r.b[1] = 'MINVALUE' THEN
+			lo_time := '-infinity'; lo_whole := true;
+		ELSIF r.b[2] IS NOT NULL AND (type_prefix <> 'distid128'
+		      OR r.b[2] ~ '^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-7]') THEN
+			EXECUTE decode INTO lo_time, lo_whole USING r.b[2];
+		END IF;
+		IF r.b[3] = 'MAXVALUE' THEN
+			hi_time := 'infinity'; hi_whole := true;
+		ELSIF r.b[4] IS NOT NULL AND (type_prefix <> 'distid128'
+		      OR r.b[4] ~ '^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-7]') THEN
+			EXECUTE decode INTO hi_time, hi_whole USING r.b[4];
+			-- the partition holds part of the unit its upper bound is in
+			IF NOT hi_whole THEN
+				hi_time := hi_time + unit;
+			END IF;
+		END IF;
+		partition := r.part;
+		is_default := r.expr = 'DEFAULT';
+		from_time := lo_time;
+		to_time := hi_time;
+		uneven := NOT is_default AND NOT (lo_whole AND hi_whole);
+		detach_pending := r.pending;
+		bounds := r.expr;
+		RETURN NEXT;
+	END LOOP;
+END
+$fn$;
+COMMENT ON FUNCTION idgen_partitions(regclass) IS 'the partitions of a table range-partitioned by an idgen id, each with the time span [from_time, to_time) its bounds decode to; flags the default partition and bounds that are not whole time units';
+
+-- Retirement: detach (or drop) the partitions whose whole span ends at or
+-- before older_than.  A partition another session is writing to (a lock
+-- stronger than a reader's, as an insert takes) is skipped, so a backfill
+-- into an old range is neither blocked nor cut off mid-transaction; the next
+-- run takes it.  DETACH ... CONCURRENTLY cannot run in a function (nor in a
+-- transaction block), so with concurrently => true nothing is run: the
+-- statements come back for the client to run at top level (psql's \gexec).
+CREATE FUNCTION idgen_retire_partitions(parent regclass, older_than timestamptz,
+                                        drop_partitions boolean DEFAULT false,
+                                        concurrently boolean DEFAULT false,
+                                        OUT partition text, OUT from_time timestamptz,
+                                        OUT to_time timestamptz, OUT action text,
+                                        OUT statement text)
+RETURNS SETOF record
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+	ext_schema name;
+	parent_name name;
+	parent_ident text;
+	concurrent ALIAS FOR $4;	-- CONCURRENTLY is a keyword
+	r record;
+	defaults int;
+	writer int;
+BEGIN
+	IF parent IS NULL OR older_than IS NULL OR drop_partitions IS NULL OR concurrent IS NULL THEN
+		RAISE EXCEPTION 'idgen_retire_partitions arguments must not be null'
+			USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	SELECT n.nspname INTO ext_schema
+	FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+	WHERE e.extname = 'idgen';
+
+	-- checks the layout (and refuses others) before anything is locked
+	EXECUTE format('SELECT count(*) FILTER (WHERE is_default) FROM %I.idgen_partitions($1)', ext_schema)
+		INTO defaults USING parent;
+	SELECT c.relname, format('%I.%I', n.nspname, c.relname) INTO parent_name, parent_ident
+	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = parent;
+	IF concurrent AND defaults > 0 THEN
+		RAISE EXCEPTION 'cannot detach partitions of table "%" concurrently: it has a default partition', parent_name
+			USING ERRCODE = 'object_not_in_prerequisite_state',
+			      DETAIL = 'The server refuses DETACH PARTITION ... CONCURRENTLY when a default partition exists.',
+			      HINT = 'Retire without concurrently => true.';
+	END IF;
+	IF NOT concurrent THEN
+		-- one upkeep at a time per table, as idgen_create_partitions
+		EXECUTE format('LOCK TABLE ONLY %s IN SHARE UPDATE EXCLUSIVE MODE', parent_ident);
+	END IF;
+
+	FOR r IN EXECUTE format($q$
+		SELECT p.partition AS part, p.from_time AS lo, p.to_time AS hi, p.detach_pending AS pending,
+		       format('%%I.%%I', n.nspname, c.relname) AS ident
+		FROM %I.idgen_partitions($1) p
+		JOIN pg_class c ON c.oid = p.partition
+		JOIN pg_namespace n ON n.oid = c.relnamespace
+		WHERE NOT p.is_default AND isfinite(p.to_time) AND p.to_time <= $2
+		ORDER BY p.to_time, c.relname$q$, ext_schema)
+		USING parent, older_than
+	LOOP
+		partition := r.ident;
+		from_time := r.lo;
+		to_time := r.hi;
+		IF concurrent THEN
+			action := 'to run';
+			statement := format('ALTER TABLE %s DETACH PARTITION %s %s', parent_ident, r.ident,
+			                    CASE WHEN r.pending THEN 'FINALIZE' ELSE 'CONCURRENTLY' END);
+			RETURN NEXT;
+			IF drop_partitions THEN
+				statement := format('DROP TABLE %s', r.ident);
+				RETURN NEXT;
+			END IF;
+			CONTINUE;
+		END IF;
+
+		-- a session writing to it (an insert's ROW EXCLUSIVE, or stronger)
+		SELECT l.pid INTO writer
+		FROM pg_locks l
+		WHERE l.locktype = 'relation' AND l.relation = r.part
+		  AND l.database = (SELECT d.oid FROM pg_database d WHERE d.datname = current_database())
+		  AND l.pid <> pg_backend_pid()
+		  AND l.mode NOT IN ('AccessShareLock', 'RowShareLock')
+		LIMIT 1;
+		IF FOUND THEN
+			action := 'skipped';
+			statement := NULL;
+			RAISE NOTICE 'partition "%" is not retired: process % is writing to it', r.part::text, writer;
+			RETURN NEXT;
+			CONTINUE;
+		END IF;
+
+		IF drop_partitions THEN
+			action := 'dropped';
+			statement := format('DROP TABLE %s', r.ident);
+		ELSE
+			action := 'detached';
+			statement := format('ALTER TABLE %s DETACH PARTITION %s%s', parent_ident, r.ident,
+			                    CASE WHEN r.pending THEN ' FINALIZE' ELSE '' END);
+		END IF;
+		EXECUTE statement;
+		RETURN NEXT;
+	END LOOP;
+END
+$fn$;
+COMMENT ON FUNCTION idgen_retire_partitions(regclass, timestamptz, boolean, boolean) IS 'detach (or, with drop_partitions, drop) the partitions of a table range-partitioned by an idgen id whose whole span ends by older_than, skipping those another session is writing to; with concurrently, return the DETACH ... CONCURRENTLY statements to run at top level instead';
