@@ -1299,12 +1299,9 @@ GRANT SELECT ON idgen_stat_clock TO pg_read_all_stats;
 -- is widened to the whole units it touches, so that retirement never takes a
 -- partition that may hold a newer id.  STABLE: it only reads the catalogs
 -- (no lock; a snapshot of the partitions as of the statement).
-CREATE FUNCTION idgen_partitions(parent regclass,
-                                 OUT partition regclass, OUT from_time timestamptz,
-                                 OUT to_time timestamptz, OUT is_default boolean,
-                                 OUT uneven boolean, OUT detach_pending boolean,
-                                 OUT bounds text)
-RETURNS SETOF record
+CREATE FUNCTION idgen_partitions(parent regclass)
+RETURNS TABLE (partition regclass, from_time timestamptz, to_time timestamptz,
+               is_default boolean, uneven boolean, detach_pending boolean, bounds text)
 LANGUAGE plpgsql STABLE PARALLEL SAFE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
@@ -1433,15 +1430,13 @@ COMMENT ON FUNCTION idgen_partitions(regclass) IS 'the partitions of a table ran
 -- stronger than a reader's, as an insert takes) is skipped, so a backfill
 -- into an old range is neither blocked nor cut off mid-transaction; the next
 -- run takes it.  DETACH ... CONCURRENTLY cannot run in a function (nor in a
--- transaction block), so with concurrently => true nothing is run: the
+-- transaction block), so with concurrent => true nothing is run: the
 -- statements come back for the client to run at top level (psql's \gexec).
 CREATE FUNCTION idgen_retire_partitions(parent regclass, older_than timestamptz,
-                                        drop_partitions boolean DEFAULT false,
-                                        concurrently boolean DEFAULT false,
-                                        OUT partition text, OUT from_time timestamptz,
-                                        OUT to_time timestamptz, OUT action text,
-                                        OUT statement text)
-RETURNS SETOF record
+                                        drop_tables boolean DEFAULT false,
+                                        concurrent boolean DEFAULT false)
+RETURNS TABLE (partition text, from_time timestamptz, to_time timestamptz,
+               action text, statement text)
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
@@ -1449,12 +1444,11 @@ DECLARE
 	ext_schema name;
 	parent_name name;
 	parent_ident text;
-	concurrent ALIAS FOR $4;	-- CONCURRENTLY is a keyword
 	r record;
 	defaults int;
 	writer int;
 BEGIN
-	IF parent IS NULL OR older_than IS NULL OR drop_partitions IS NULL OR concurrent IS NULL THEN
+	IF parent IS NULL OR older_than IS NULL OR drop_tables IS NULL OR concurrent IS NULL THEN
 		RAISE EXCEPTION 'idgen_retire_partitions arguments must not be null'
 			USING ERRCODE = 'null_value_not_allowed';
 	END IF;
@@ -1471,7 +1465,7 @@ BEGIN
 		RAISE EXCEPTION 'cannot detach partitions of table "%" concurrently: it has a default partition', parent_name
 			USING ERRCODE = 'object_not_in_prerequisite_state',
 			      DETAIL = 'The server refuses DETACH PARTITION ... CONCURRENTLY when a default partition exists.',
-			      HINT = 'Retire without concurrently => true.';
+			      HINT = 'Retire without concurrent => true.';
 	END IF;
 	IF NOT concurrent THEN
 		-- one upkeep at a time per table, as idgen_create_partitions
@@ -1496,7 +1490,7 @@ BEGIN
 			statement := format('ALTER TABLE %s DETACH PARTITION %s %s', parent_ident, r.ident,
 			                    CASE WHEN r.pending THEN 'FINALIZE' ELSE 'CONCURRENTLY' END);
 			RETURN NEXT;
-			IF drop_partitions THEN
+			IF drop_tables THEN
 				statement := format('DROP TABLE %s', r.ident);
 				RETURN NEXT;
 			END IF;
@@ -1519,7 +1513,7 @@ BEGIN
 			CONTINUE;
 		END IF;
 
-		IF drop_partitions THEN
+		IF drop_tables THEN
 			action := 'dropped';
 			statement := format('DROP TABLE %s', r.ident);
 		ELSE
@@ -1532,4 +1526,4 @@ BEGIN
 	END LOOP;
 END
 $fn$;
-COMMENT ON FUNCTION idgen_retire_partitions(regclass, timestamptz, boolean, boolean) IS 'detach (or, with drop_partitions, drop) the partitions of a table range-partitioned by an idgen id whose whole span ends by older_than, skipping those another session is writing to; with concurrently, return the DETACH ... CONCURRENTLY statements to run at top level instead';
+COMMENT ON FUNCTION idgen_retire_partitions(regclass, timestamptz, boolean, boolean) IS 'detach (or, with drop_tables, drop) the partitions of a table range-partitioned by an idgen id whose whole span ends by older_than, skipping those another session is writing to; with concurrent, return the DETACH ... CONCURRENTLY statements to run at top level instead';

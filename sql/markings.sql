@@ -37,8 +37,13 @@ WHERE d.deptype = 'e' AND p.prokind = 'f'
     -- partition upkeep runs DDL, the worker-id check connects to other nodes:
     -- VOLATILE, PARALLEL UNSAFE, as its caller, with a pinned search_path; not
     -- STRICT, so that a NULL argument is an error (or, for the check, Citus)
-    OR (p.proname IN ('idgen_create_partitions', 'idgen_check_worker_ids')
+    OR (p.proname IN ('idgen_create_partitions', 'idgen_retire_partitions', 'idgen_check_worker_ids')
         AND NOT (p.provolatile = 'v' AND NOT p.proisstrict AND p.proparallel = 'u'
+                 AND NOT p.prosecdef AND p.proconfig = '{"search_path=pg_catalog, pg_temp"}'))
+    -- listing partitions only reads the catalogs: STABLE, PARALLEL SAFE, as
+    -- its caller, with a pinned search_path, not STRICT
+    OR (p.proname = 'idgen_partitions'
+        AND NOT (p.provolatile = 's' AND NOT p.proisstrict AND p.proparallel = 's'
                  AND NOT p.prosecdef AND p.proconfig = '{"search_path=pg_catalog, pg_temp"}'))
     -- skip support after pg_upgrade: DDL as the caller, like partition upkeep
     OR (p.proname = 'idgen_add_skip_support'
@@ -48,7 +53,8 @@ WHERE d.deptype = 'e' AND p.prokind = 'f'
     -- memory is the same in parallel workers: PARALLEL SAFE
     OR (p.proname ~ '^idgen_stat_' AND NOT (p.provolatile = 'v' AND p.proparallel = 's'))
     OR (p.proname !~ '_generate(_dense)?$' AND NOT (p.proname ~ '^public_id' AND p.pronargs <= 1)
-        AND p.proname NOT IN ('idgen_create_partitions', 'idgen_check_worker_ids', 'idgen_add_skip_support')
+        AND p.proname NOT IN ('idgen_create_partitions', 'idgen_check_worker_ids', 'idgen_add_skip_support',
+                              'idgen_partitions', 'idgen_retire_partitions')
         AND p.proname !~ '^idgen_stat_'
         AND NOT (p.provolatile = 'i' AND p.proisstrict AND p.proparallel = 's')))
 ORDER BY 1, 2;
