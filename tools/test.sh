@@ -30,11 +30,13 @@ source "$IDGEN_ROOT/test/ops/common.sh"
 source "$IDGEN_ROOT/test/ops/pgbackrest.sh"
 source "$IDGEN_ROOT/test/ops/pgupgrade.sh"
 source "$IDGEN_ROOT/test/ops/patroni.sh"
+source "$IDGEN_ROOT/test/pgcron/run.sh"
 
 ONCE_SUITES=(fuzz pgbuild)
 # unit: test_random builds src/random.c against the server's headers
 # patroni, pgbackrest: the operations tools (test/ops/), where they support the major
-VERSION_SUITES=(unit symbols regress tap clients package bench citus patroni pgbackrest)
+# pgcron: partition upkeep scheduled by pg_cron (test/pgcron), where Debian packages it
+VERSION_SUITES=(unit symbols regress tap clients package bench citus patroni pgbackrest pgcron)
 
 # wanted SUITE: is it in IDGEN_SUITES (all when unset)?
 wanted() {
