@@ -27,8 +27,8 @@ PG_CONFIG=/usr/lib/postgresql/$IDGEN_PG_DEBIAN/bin/pg_config
 IDGEN_PACKAGES=(make gcc perl postgresql-$IDGEN_PG_DEBIAN postgresql-server-dev-$IDGEN_PG_DEBIAN
 	libssl-dev libipc-run-perl libcmocka-dev clang libclang-rt-14-dev libfaketime openssl
 	postgresql-15-plproxy)	# PL/Proxy for test/t/011_plproxy.pl: Debian packages it for 15 only
-# pg_cron for test/pgcron: Debian packages it for 15 only
-IDGEN_PACKAGES+=(postgresql-15-cron)
+# pg_cron and pg_partman for test/pgcron: Debian packages them for 15 only
+IDGEN_PACKAGES+=(postgresql-15-cron postgresql-15-partman)
 # the client programs (test/clients) and the Debian package (debian/)
 IDGEN_PACKAGES+=(python3-psycopg libpostgresql-jdbc-java default-jdk-headless
 	build-essential debhelper dpkg-dev postgresql-server-dev-all autopkgtest)

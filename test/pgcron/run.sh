@@ -8,8 +8,10 @@
 # days ago.  The job must run (pg_cron's scheduler starts it at the next
 # minute: the suite waits up to IDGEN_PGCRON_WAIT seconds, 100 by default)
 # and succeed in cron.job_run_details, and leave exactly the partitions it
-# should.  Debian packages pg_cron for PostgreSQL 15 only (postgresql-15-cron):
-# on other majors the suite is skipped.
+# should.  Then Debian's pg_partman is shown to refuse id columns, as
+# doc/partitioning.md says.  Debian packages pg_cron and pg_partman for
+# PostgreSQL 15 only (postgresql-15-cron, postgresql-15-partman): on other
+# majors the suite is skipped.
 
 pgcron_sql() {
 	"$PG_BIN/psql" -X -q -At -v ON_ERROR_STOP=1 "$@"
@@ -70,6 +72,17 @@ SQL
 			eq "$got/$(pgcron_sql -c "SELECT count(*) FROM pg_inherits WHERE inhparent = 'events'::regclass")" "3/5"
 		check "the table keeps the rows of the last two days" eq "$(pgcron_sql -c "SELECT count(*) FROM events")" 2
 		pgcron_sql -c "SELECT cron.unschedule($job)" >/dev/null
+		# what doc/partitioning.md says of Debian's pg_partman (4.7.2): it
+		# refuses a uuid control column (DistributedId128s) as an iuid one
+		pgcron_sql -c "CREATE SCHEMA partman; CREATE EXTENSION pg_partman SCHEMA partman"
+		check "Debian's pg_partman is 4.7.2" \
+			eq "$(pgcron_sql -c "SELECT extversion FROM pg_extension WHERE extname = 'pg_partman'")" 4.7.2
+		for t in uuid iuid; do
+			got=$(pgcron_sql -c "CREATE TABLE pm_$t (id $t NOT NULL) PARTITION BY RANGE (id)" \
+				-c "SELECT partman.create_parent('public.pm_$t', 'id', 'native', 'daily')" 2>&1 || true)
+			check "pg_partman refuses a $t control column" \
+				grep -q "only supports partitioning of data types that are integer or date/timestamp" <<<"$got"
+		done
 		idgen_cluster_stop
 	} >"$log" 2>&1
 	ops_record pgcron "$log" $?
