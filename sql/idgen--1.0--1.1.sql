@@ -55,15 +55,8 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
 	ext_schema name;
-	ext_nsp oid;
-	rel_kind "char";
 	parent_schema name;
 	parent_name name;
-	strategy "char";
-	key_natts int2;
-	key_attnum int2;
-	key_opclass oid;
-	key_column name;
 	key_type oid;
 	bound_fn text;
 	less text;
@@ -87,57 +80,26 @@ BEGIN
 			USING ERRCODE = 'null_value_not_allowed';
 	END IF;
 
-	SELECT n.oid, n.nspname INTO ext_nsp, ext_schema
+	SELECT n.nspname INTO ext_schema
 	FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
 	WHERE e.extname = 'idgen';
 
-	SELECT c.relkind, n.nspname, c.relname INTO rel_kind, parent_schema, parent_name
+	SELECT n.nspname, c.relname INTO parent_schema, parent_name
 	FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
 	WHERE c.oid = parent;
-	IF rel_kind IS DISTINCT FROM 'p' THEN
-		RAISE EXCEPTION '"%" is not a partitioned table', coalesce(parent_name, parent::text)
-			USING ERRCODE = 'wrong_object_type';
-	END IF;
+	-- refuses what it cannot serve (not partitioned by range on one id)
+	EXECUTE format('SELECT count(*) FROM %I.idgen_partitions($1)', ext_schema) USING parent;
 	-- one upkeep at a time per table, without blocking its readers and writers
 	EXECUTE format('LOCK TABLE ONLY %I.%I IN SHARE UPDATE EXCLUSIVE MODE', parent_schema, parent_name);
 
-	SELECT p.partstrat, p.partnatts, p.partattrs[0], p.partclass[0]
-	INTO strategy, key_natts, key_attnum, key_opclass
-	FROM pg_catalog.pg_partitioned_table p WHERE p.partrelid = parent;
-	IF strategy <> 'r' THEN
-		RAISE EXCEPTION 'table "%" is not partitioned by range', parent_name
-			USING ERRCODE = 'feature_not_supported',
-			      DETAIL = format('It is partitioned by %s.',
-			                      CASE strategy WHEN 'l' THEN 'list' ELSE 'hash' END);
-	END IF;
-	IF key_natts <> 1 OR key_attnum = 0 THEN
-		RAISE EXCEPTION 'partition key of table "%" is not one column', parent_name
-			USING ERRCODE = 'feature_not_supported',
-			      DETAIL = format('The key is %s.', pg_catalog.pg_get_partkeydef(parent));
-	END IF;
-
-	SELECT a.attname, a.atttypid INTO key_column, key_type
-	FROM pg_catalog.pg_attribute a WHERE a.attrelid = parent AND a.attnum = key_attnum;
-	SELECT CASE WHEN t.oid = 'pg_catalog.uuid'::pg_catalog.regtype THEN 'distid128_from_timestamp'
-	            ELSE t.typname || '_from_timestamp' END
+	SELECT a.atttypid INTO key_type
+	FROM pg_catalog.pg_partitioned_table p
+	JOIN pg_catalog.pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
+	WHERE p.partrelid = parent;
+	SELECT CASE WHEN t.oid = 'pg_catalog.uuid'::pg_catalog.regtype THEN 'distid128' ELSE t.typname END
+	       || '_from_timestamp'
 	INTO bound_fn
-	FROM pg_catalog.pg_type t
-	WHERE t.oid = key_type
-	  AND (t.oid = 'pg_catalog.uuid'::pg_catalog.regtype
-	       OR (t.typname IN ('iuid', 'distid', 'flaxid', 'base36id')
-	           AND t.typnamespace = ext_nsp));
-	IF bound_fn IS NULL THEN
-		RAISE EXCEPTION 'partition key column "%" of table "%" has type %, not an idgen type',
-			key_column, parent_name, key_type::regtype
-			USING ERRCODE = 'datatype_mismatch',
-			      HINT = 'The key must be of type iuid, distid, flaxid or base36id, or uuid holding DistributedId128s.';
-	END IF;
-	IF NOT (SELECT o.opcdefault FROM pg_catalog.pg_opclass o WHERE o.oid = key_opclass) THEN
-		RAISE EXCEPTION 'partition key of table "%" uses operator class %, not the default one',
-			parent_name, (SELECT o.opcname FROM pg_catalog.pg_opclass o WHERE o.oid = key_opclass)
-			USING ERRCODE = 'feature_not_supported',
-			      DETAIL = 'Bounds follow the order of the type''s default operator class.';
-	END IF;
+	FROM pg_catalog.pg_type t WHERE t.oid = key_type;
 	SELECT format('%I.%s', n.nspname, o.oprname) INTO less
 	FROM pg_catalog.pg_operator o JOIN pg_catalog.pg_namespace n ON n.oid = o.oprnamespace
 	WHERE o.oprname = '<' AND o.oprleft = key_type AND o.oprright = key_type;

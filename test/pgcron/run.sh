@@ -18,12 +18,21 @@ pgcron_sql() {
 }
 
 run_pgcron() {
-	local log=$IDGEN_WORK/pgcron.log wait=${IDGEN_PGCRON_WAIT:-100} job t0 status got want
+	local log=$IDGEN_WORK/pgcron.log rc=0
 	if [ ! -f "$("$PG_BIN/pg_config" --pkglibdir)/pg_cron.so" ]; then
 		skip "${SUITE_PREFIX}pgcron" 1 "no pg_cron for PostgreSQL $PG_MAJOR (Debian packages it for 15 only: postgresql-15-cron)"
 		return 0
 	fi
 	OPS_PASS=0 OPS_FAIL=0
+	pgcron_checks >"$log" 2>&1 || rc=$?
+	ops_record pgcron "$log" "$rc"
+}
+
+pgcron_checks() {
+	# a cluster of its own, beside the regress suite's
+	local IDGEN_WORK=$IDGEN_WORK/pgcron wait=${IDGEN_PGCRON_WAIT:-100} job t0 status got want t
+	mkdir -p "$IDGEN_WORK"
+	[ "$(id -u)" -eq 0 ] && chown "$SERVER_USER" "$IDGEN_WORK"
 	{
 		idgen_cluster_start "shared_preload_libraries = 'idgen,pg_cron'" \
 			"cron.database_name = 'postgres'" "cron.use_background_workers = on" \
@@ -84,6 +93,5 @@ SQL
 				grep -q "only supports partitioning of data types that are integer or date/timestamp" <<<"$got"
 		done
 		idgen_cluster_stop
-	} >"$log" 2>&1
-	ops_record pgcron "$log" $?
+	}
 }
