@@ -49,7 +49,7 @@ def main(root):
                 where.setdefault((kind, u), []).append(os.path.relpath(page, root))
     passed = failed = 0
     for (kind, u), places in sorted(where.items()):
-        if len(places) > 1:
+        if len(set(places)) > 1:
             failed += 1
             print(f"not ok - {kind} in {', '.join(places)}: {u[:110]}")
         else:
