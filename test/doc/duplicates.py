@@ -4,8 +4,10 @@
 Usage: duplicates.py ROOT   (README.md, CHANGELOG.md, CONTRIBUTING.md, doc/*.md)
 
 Outside code blocks, every sentence of at least 60 characters and every
-table row of at least 40 (markup, case and spacing ignored) must occur once
-in the whole set: a fact has one home, and other pages link to it.
+table row of at least 40 (markup, case and spacing ignored) must occur in
+one page only, and no run of 12 words may stand in two pages (which catches
+a paragraph copied and lightly edited): a fact has one home, and other pages
+link to it.
 Prints one line per repeat and "docs-duplicates: N passed, M failed".
 """
 import glob
@@ -14,6 +16,7 @@ import re
 import sys
 
 FENCE = re.compile(r"^(```|~~~).*?^\1\s*$", re.M | re.S)
+RUN = 12
 
 
 def norm(s):
@@ -47,7 +50,20 @@ def main(root):
         with open(page, encoding="utf-8") as f:
             for kind, u in units(f.read()):
                 where.setdefault((kind, u), []).append(os.path.relpath(page, root))
+    runs = {}
+    for page in pages:
+        with open(page, encoding="utf-8") as f:
+            words = norm(FENCE.sub("", f.read())).split()
+        for i in range(len(words) - RUN + 1):
+            runs.setdefault(" ".join(words[i:i + RUN]), set()).add(os.path.relpath(page, root))
+    shared = {}
+    for run, places in runs.items():
+        if len(places) > 1:
+            shared.setdefault(tuple(sorted(places)), []).append(run)
     passed = failed = 0
+    for places, found in sorted(shared.items()):
+        failed += 1
+        print(f"not ok - {len(found)} runs of {RUN} words in {', '.join(places)}, e.g.: {found[0]}")
     for (kind, u), places in sorted(where.items()):
         if len(set(places)) > 1:
             failed += 1

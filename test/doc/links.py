@@ -54,8 +54,10 @@ def main(root):
         rel = os.path.relpath(page, root)
         with open(page, encoding="utf-8") as f:
             text = f.read()
-        check(f"{rel}: names no file outside the repository (../shared)",
-              "../shared" not in text and "/work/" not in text)
+        # CONTRIBUTING may say where the harness finds vendored tarballs
+        outside = text.replace("../shared/vendor/", "") if rel == "CONTRIBUTING.md" else text
+        check(f"{rel}: names no file outside the repository (../shared, SPEC.md)",
+              "../shared" not in outside and "/work/" not in outside and "SPEC.md" not in text)
         for m in LINK.finditer(strip_code(text)):
             target = m.group(1)
             if re.match(r"[a-z]+:", target):
