@@ -7,19 +7,10 @@ source "$(dirname "$0")/lib.sh"
 
 # the compiler, the server with its headers, OpenSSL's headers (the build and
 # a cluster need nothing else; tools/test.sh installs the rest)
-IDGEN_DEMO_PACKAGES=(make gcc libc6-dev postgresql-$IDGEN_PG_DEBIAN postgresql-server-dev-$IDGEN_PG_DEBIAN libssl-dev)
+IDGEN_SETUP_PACKAGES=(make gcc libc6-dev postgresql-$IDGEN_PG_DEBIAN postgresql-server-dev-$IDGEN_PG_DEBIAN libssl-dev)
+[ "${IDGEN_DEMO_KEEP:-0}" != 1 ] || IDGEN_KEEP=1
 
-idgen_deps "${IDGEN_DEMO_PACKAGES[@]}"
-if [ "${IDGEN_DEMO_KEEP:-0}" = 1 ]; then
-	IDGEN_KEEP=1
-fi
-idgen_workdir
-idgen_pg_select "$IDGEN_PG_VERSION"
-say "building"
-idgen_build
-idgen_install
-say "starting a throwaway cluster in $IDGEN_WORK"
-idgen_cluster_start "idgen.worker_id = 1"
+idgen_setup_cluster "idgen.worker_id = 1"
 idgen_psql -a -f "$IDGEN_ROOT/tools/demo.sql"
 if [ "${IDGEN_DEMO_KEEP:-0}" = 1 ]; then
 	say "the cluster keeps running; connect with:"
