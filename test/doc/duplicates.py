@@ -5,8 +5,8 @@ Usage: duplicates.py ROOT   (README.md, CHANGELOG.md, CONTRIBUTING.md, doc/*.md)
 
 Outside code blocks, every sentence of at least 60 characters and every
 table row of at least 40 (markup, case and spacing ignored) must occur in
-one page only, and no run of 12 words may stand in two pages (which catches
-a paragraph copied and lightly edited): a fact has one home, and other pages
+one page only, and no run of 12 words may stand in two pages or twice in the
+prose of one (which catches a paragraph copied and lightly edited): a fact has one home, and other pages
 link to it.
 Prints one line per repeat and "docs-duplicates: N passed, M failed".
 """
@@ -56,6 +56,17 @@ def main(root):
             words = norm(FENCE.sub("", f.read())).split()
         for i in range(len(words) - RUN + 1):
             runs.setdefault(" ".join(words[i:i + RUN]), set()).add(os.path.relpath(page, root))
+    # within one page: its prose (tables repeat their column patterns)
+    for page in pages:
+        with open(page, encoding="utf-8") as f:
+            prose = "\n".join(l for l in FENCE.sub("", f.read()).splitlines()
+                              if not l.lstrip().startswith("|"))
+        words, first = norm(prose).split(), {}
+        for i in range(len(words) - RUN + 1):
+            run = " ".join(words[i:i + RUN])
+            if run in first and i - first[run] >= RUN:
+                runs.setdefault(run, set()).add(os.path.relpath(page, root) + " (twice)")
+            first.setdefault(run, i)
     shared = {}
     for run, places in runs.items():
         if len(places) > 1:
