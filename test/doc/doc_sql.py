@@ -91,9 +91,11 @@ def run_page(path, psql, check):
         return
     db = "doc_" + re.sub(r"\W", "_", name.lower())
     env = dict(os.environ, PGTZ="UTC")
-    subprocess.run([psql, "-X", "-q", "-d", "postgres", "-c", f"DROP DATABASE IF EXISTS {db}",
-                    "-c", f"CREATE DATABASE {db}"], check=True, env=env,
-                   capture_output=True)
+    made = subprocess.run([psql, "-X", "-q", "-d", "postgres", "-c", f"DROP DATABASE IF EXISTS {db}",
+                           "-c", f"CREATE DATABASE {db}"], env=env, capture_output=True, text=True)
+    if made.returncode != 0:
+        check(f"{name}: a database for its examples", False, made.stderr.strip()[-300:])
+        return
     # as the page's reader has: the extension (unless the page creates it)
     script = [] if any(t == "CREATE EXTENSION idgen;" for t, _ in stmts) else ["CREATE EXTENSION idgen;"]
     for k, (sql, _) in enumerate(stmts):
@@ -120,8 +122,9 @@ def run_page(path, psql, check):
             check(f"{name}: {first} fails with {want_error.group(1)}",
                   state == want_error.group(1), f"SQLSTATE {state}")
             continue
+        # no SQLSTATE at all: the connection was lost (the server crashed)
         check(f"{name}: {first} runs", state == "00000",
-              f"SQLSTATE {state}; " + "; ".join(e for e in errors if True)[:400])
+              f"SQLSTATE {state}; " + ("; ".join(errors)[:400] if state else run.stderr.strip()[-400:]))
         if (comment is not None and state == "00000" and re.match(r"\s*SELECT\b", body, re.I)
                 and not comment.startswith("e.g.")):
             check(f"{name}: {first} gives {comment}", rows.get(k) == [comment],
