@@ -1,5 +1,5 @@
 --
--- markings and comments of every object of the extension (SPEC.md, common rules)
+-- markings and comments of every object of the extension (doc/reference.md)
 --
 CREATE EXTENSION idgen;
 SELECT p.proname, pg_get_function_identity_arguments(p.oid) AS args, p.provolatile,
@@ -22,7 +22,7 @@ WHERE d.refclassid = 'pg_extension'::regclass
   AND NOT (d.classid = 'pg_type'::regclass
            AND EXISTS (SELECT 1 FROM pg_type t WHERE t.oid = d.objid AND t.typrelid <> 0))
 ORDER BY 1;
--- SPEC.md's rules, checked for every function: each row would be a violation
+-- the markings doc/reference.md states, checked for every function: each row would be a violation
 SELECT p.proname, pg_get_function_identity_arguments(p.oid) AS args
 FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idgen'

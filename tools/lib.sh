@@ -213,9 +213,10 @@ idgen_cluster_start() {
 	export PGHOST=$sock PGPORT=5439 PGUSER=postgres PGDATABASE=postgres
 }
 
-# Everything up to a running scratch cluster: packages, build, install.
+# Everything up to a running scratch cluster: packages (IDGEN_SETUP_PACKAGES
+# when set, else all of IDGEN_PACKAGES), build, install.
 idgen_setup_cluster() {
-	idgen_deps
+	idgen_deps ${IDGEN_SETUP_PACKAGES[@]+"${IDGEN_SETUP_PACKAGES[@]}"}
 	idgen_workdir
 	idgen_pg_select "$IDGEN_PG_VERSION"
 	say "building"

@@ -24,6 +24,7 @@
 # space in $IDGEN_WORK (per major); it starts and stops any cluster it needs.
 source "$(dirname "$0")/lib.sh"
 source "$IDGEN_ROOT/test/clients/run.sh"
+source "$IDGEN_ROOT/test/doc/run.sh"
 source "$IDGEN_ROOT/test/package/run.sh"
 source "$IDGEN_ROOT/test/pgbuild/run.sh"
 source "$IDGEN_ROOT/test/ops/common.sh"
@@ -32,11 +33,13 @@ source "$IDGEN_ROOT/test/ops/pgupgrade.sh"
 source "$IDGEN_ROOT/test/ops/patroni.sh"
 source "$IDGEN_ROOT/test/pgcron/run.sh"
 
-ONCE_SUITES=(fuzz pgbuild)
+# docs: links, SQLSTATEs and repeats of the user pages (test/doc/run.sh)
+ONCE_SUITES=(fuzz pgbuild docs)
 # unit: test_random builds src/random.c against the server's headers
 # patroni, pgbackrest: the operations tools (test/ops/), where they support the major
+# doc-sql: the SQL of every user page, with and without preloading (test/doc/run.sh)
 # pgcron: partition upkeep scheduled by pg_cron (test/pgcron), where Debian packages it
-VERSION_SUITES=(unit symbols regress tap clients package bench citus patroni pgbackrest pgcron)
+VERSION_SUITES=(unit symbols regress tap clients doc-sql package bench citus patroni pgbackrest pgcron)
 
 # wanted SUITE: is it in IDGEN_SUITES (all when unset)?
 wanted() {

@@ -30,7 +30,7 @@ public class IdgenJdbc {
 		}
 	}
 
-	// type, DEFAULT generator, a SPEC.md vector, an extractor and its text for the vector
+	// type, DEFAULT generator, a doc/formats.md vector, an extractor and its text for the vector
 	static final String[][] CASES = {
 		{"iuid", "iuid_generate(42, 5)", "017f22e2-79b0-802a-8141-23456789abcd", "iuid_country(id)", "42"},
 		{"distid", "distid_generate()", "1088824355131185736905670087", "distid_to_alphanumeric(id)",
@@ -98,7 +98,7 @@ public class IdgenJdbc {
 					column(rs).equals(List.of("2")), ids);
 			}
 		}
-		// round trip of a SPEC.md vector: Java -> server -> Java
+		// round trip of a doc/formats.md vector: Java -> server -> Java
 		try (PreparedStatement ins = conn.prepareStatement("INSERT INTO " + t + " (id, n) VALUES (?, 9)");
 		     Statement st = conn.createStatement()) {
 			ins.setObject(1, c[2], Types.OTHER);

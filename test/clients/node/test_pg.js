@@ -45,7 +45,7 @@ function same(a, b) {
   return JSON.stringify(a, replacer) === JSON.stringify(b, replacer)
 }
 
-// type, DEFAULT generator, JS type of a value, a SPEC.md vector, an extractor
+// type, DEFAULT generator, JS type of a value, a doc/formats.md vector, an extractor
 // and what it gives for the vector
 const CASES = [
   ['iuid', 'iuid_generate(42, 5)', 'string', '017f22e2-79b0-802a-8141-23456789abcd',
@@ -77,7 +77,7 @@ async function perType(client, [name, dflt, jsType, vector, extractor, expected]
   r = await client.query(`SELECT id::text AS s FROM ${t} ORDER BY id`)
   check(`${name}: JS value prints as the server's text`,
     same(r.rows.map((x) => x.s), ids.map(String)), r.rows)
-  // round trip of a SPEC.md vector: JS -> server -> JS
+  // round trip of a doc/formats.md vector: JS -> server -> JS
   r = await client.query(`SELECT $1::${name}::text AS s, ${extractor} AS x, $1::${name} AS v`,
     [vector])
   check(`${name}: vector round-trips`,

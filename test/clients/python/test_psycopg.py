@@ -124,7 +124,7 @@ def check(name, ok, detail=""):
         print(f"not ok - {name} {detail}")
 
 
-# type, DEFAULT generator, a SPEC.md vector, an extractor and what it gives for the vector
+# type, DEFAULT generator, a doc/formats.md vector, an extractor and what it gives for the vector
 CASES = [
     ("iuid", Iuid, "iuid_generate(42, 5)", "017f22e2-79b0-802a-8141-23456789abcd",
      "iuid_country(%s)", 42),
@@ -168,7 +168,7 @@ def per_type(conn, binary, name, cls, default, vector, extractor, expected):
     got = cur.execute(f"SELECT id::text FROM {t} ORDER BY id").fetchall()
     check(f"{mode} {name}: Python text form is the server's",
           [r[0] for r in got] == [str(i) for i in ids], repr(got))
-    # round trip of a SPEC.md vector: Python -> server -> Python
+    # round trip of a doc/formats.md vector: Python -> server -> Python
     v = cls(vector)
     got = cur.execute(f"SELECT {p}::text, {extractor.replace('%s', p)}, {p}",
                       [v, v, v]).fetchone()
