@@ -3,7 +3,8 @@
 # core does not depend on PostgreSQL; then, for every PostgreSQL major in
 # IDGEN_PG_VERSIONS (default: all supported), the extension built with
 # -Werror, the unit tests (cmocka; src/random.c against the server's
-# headers), its exported symbols, pg_regress against a scratch cluster, the
+# headers), its exported symbols, pg_regress against a scratch cluster (and
+# again with every query forced into a parallel worker), the
 # TAP tests (PostgreSQL::Test::Cluster), the client programs
 # (test/clients/run.sh), the packaging (test/package/run.sh; a Debian
 # package only for the majors pg_buildext builds for: 15 on Debian 12), the
@@ -34,7 +35,8 @@ source "$IDGEN_ROOT/test/ops/patroni.sh"
 ONCE_SUITES=(fuzz pgbuild)
 # unit: test_random builds src/random.c against the server's headers
 # patroni, pgbackrest: the operations tools (test/ops/), where they support the major
-VERSION_SUITES=(unit symbols regress tap clients package bench citus patroni pgbackrest)
+# regress-parallel: the regression tests again, every query forced through a parallel worker
+VERSION_SUITES=(unit symbols regress regress-parallel tap clients package bench citus patroni pgbackrest)
 
 # wanted SUITE: is it in IDGEN_SUITES (all when unset)?
 wanted() {
@@ -214,7 +216,7 @@ run_version() {
 	for suite in "${VERSION_SUITES[@]}"; do
 		wanted "$suite" || continue
 		say "PostgreSQL $PG_MAJOR: $suite"
-		"run_$suite"
+		"run_${suite//-/_}"
 	done
 }
 
@@ -237,6 +239,20 @@ regress_installcheck() {
 run_regress() {
 	idgen_cluster_start
 	regress_installcheck regress
+	idgen_cluster_stop
+}
+
+# The same regression tests with every query that can run in a parallel
+# worker run in one (the leader only gathers; messages read as without it),
+# so a function marked PARALLEL SAFE that depends on its process's state
+# gives other results.  The setting is force_parallel_mode up to 15.
+run_regress_parallel() {
+	local setting=debug_parallel_query
+	[ "$PG_MAJOR" -ge 16 ] || setting=force_parallel_mode
+	# a fresh cluster in the same place: the regress suite's stopped one goes
+	rm -rf "$IDGEN_WORK/data"
+	idgen_cluster_start "$setting = regress"
+	regress_installcheck regress-parallel
 	idgen_cluster_stop
 }
 
