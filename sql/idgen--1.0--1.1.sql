@@ -734,3 +734,18 @@ BEGIN
 END
 $fn$;
 COMMENT ON FUNCTION idgen_retire_partitions(regclass, timestamptz, boolean, boolean) IS 'detach (or, with drop_tables, drop) the partitions of a table range-partitioned by an idgen id whose whole span ends by older_than, skipping those another session is writing to; with concurrent, return the DETACH ... CONCURRENTLY statements to run at top level instead';
+--
+-- public ids with the key file: PARALLEL RESTRICTED.  A session keeps the
+-- keys it read until the next reload, a parallel worker would read the file
+-- as it is now: after the active key changed, one query would make two
+-- public ids of one id.  Restricted, they run in the session's own process
+-- (the scan below them still runs in parallel).  With a key argument they
+-- stay PARALLEL SAFE; public_id_keys() reads the file afresh in any process.
+--
+ALTER FUNCTION public_id(bigint) PARALLEL RESTRICTED;
+ALTER FUNCTION public_id(distid) PARALLEL RESTRICTED;
+ALTER FUNCTION public_id(uuid) PARALLEL RESTRICTED;
+ALTER FUNCTION public_id(iuid) PARALLEL RESTRICTED;
+ALTER FUNCTION public_id_to_bigint(uuid) PARALLEL RESTRICTED;
+ALTER FUNCTION public_id_to_distid(uuid) PARALLEL RESTRICTED;
+ALTER FUNCTION public_id_to_uuid(uuid) PARALLEL RESTRICTED;

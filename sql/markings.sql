@@ -31,9 +31,12 @@ WHERE d.deptype = 'e' AND p.prokind = 'f'
         AND NOT (p.provolatile = 'i' AND p.proisstrict AND p.proparallel = 's' AND p.proleakproof))
     OR (p.proname ~ '_generate(_dense)?$' AND NOT (p.provolatile = 'v' AND p.proparallel = 'r'))
     -- the keyless public id functions (and public_id_keys()) read the key
-    -- file, which a reload can change: STABLE
+    -- file, which a reload can change: STABLE; the session's keys are its
+    -- own, which a parallel worker would read afresh: PARALLEL RESTRICTED
+    -- (public_id_keys() always reads the file afresh: PARALLEL SAFE)
     OR (p.proname ~ '^public_id' AND p.pronargs <= 1
-        AND NOT (p.provolatile = 's' AND p.proisstrict AND p.proparallel = 's'))
+        AND NOT (p.provolatile = 's' AND p.proisstrict
+                 AND p.proparallel = CASE p.proname WHEN 'public_id_keys' THEN 's' ELSE 'r' END))
     -- partition upkeep runs DDL, the worker-id check connects to other nodes:
     -- VOLATILE, PARALLEL UNSAFE, as its caller, with a pinned search_path; not
     -- STRICT, so that a NULL argument is an error (or, for the check, Citus)

@@ -3,7 +3,8 @@
 # core does not depend on PostgreSQL; then, for every PostgreSQL major in
 # IDGEN_PG_VERSIONS (default: all supported), the extension built with
 # -Werror, the unit tests (cmocka; src/random.c against the server's
-# headers), its exported symbols, pg_regress against a scratch cluster, the
+# headers), its exported symbols, pg_regress against a scratch cluster (and
+# again with every query forced into a parallel worker), the
 # TAP tests (PostgreSQL::Test::Cluster), the client programs
 # (test/clients/run.sh), the packaging (test/package/run.sh; a Debian
 # package only for the majors pg_buildext builds for: 15 on Debian 12), the
@@ -37,9 +38,10 @@ source "$IDGEN_ROOT/test/pgcron/run.sh"
 ONCE_SUITES=(fuzz pgbuild docs)
 # unit: test_random builds src/random.c against the server's headers
 # patroni, pgbackrest: the operations tools (test/ops/), where they support the major
+# regress-parallel: the regression tests again, every query forced through a parallel worker
 # doc-sql: the SQL of every user page, with and without preloading (test/doc/run.sh)
 # pgcron: partition upkeep scheduled by pg_cron (test/pgcron), where Debian packages it
-VERSION_SUITES=(unit symbols regress tap clients doc-sql package bench citus patroni pgbackrest pgcron)
+VERSION_SUITES=(unit symbols regress regress-parallel tap clients doc-sql package bench citus patroni pgbackrest pgcron)
 
 # wanted SUITE: is it in IDGEN_SUITES (all when unset)?
 wanted() {
@@ -219,7 +221,7 @@ run_version() {
 	for suite in "${VERSION_SUITES[@]}"; do
 		wanted "$suite" || continue
 		say "PostgreSQL $PG_MAJOR: $suite"
-		"run_$suite"
+		"run_${suite//-/_}"
 	done
 }
 
@@ -242,6 +244,20 @@ regress_installcheck() {
 run_regress() {
 	idgen_cluster_start
 	regress_installcheck regress
+	idgen_cluster_stop
+}
+
+# The same regression tests with every query that can run in a parallel
+# worker run in one (the leader only gathers; messages read as without it),
+# so a function marked PARALLEL SAFE that depends on its process's state
+# gives other results.  The setting is force_parallel_mode up to 15.
+run_regress_parallel() {
+	local setting=debug_parallel_query
+	[ "$PG_MAJOR" -ge 16 ] || setting=force_parallel_mode
+	# a fresh cluster in the same place: the regress suite's stopped one goes
+	rm -rf "$IDGEN_WORK/data"
+	idgen_cluster_start "$setting = regress"
+	regress_installcheck regress-parallel
 	idgen_cluster_stop
 }
 

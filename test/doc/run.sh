@@ -3,7 +3,7 @@
 # run_docs (once): the user pages' links and anchors resolve (links.py),
 # every SQLSTATE idgen raises is on doc/troubleshooting.md (errcodes.py), and
 # no sentence or table row stands in two pages (duplicates.py).
-# run_doc-sql (per major): every SQL block of every user page runs and gives
+# run_doc_sql (per major): every SQL block of every user page runs and gives
 # the values its comments show (doc_sql.py): pages without a server marker
 # on a scratch cluster WITHOUT preloading (as a newcomer's), then the pages
 # marked "server preloaded" on one with idgen preloaded, idgen.worker_id
@@ -27,7 +27,7 @@ run_docs() {
 	record_log docs-duplicates "$dir/duplicates.log" $rc
 }
 
-run_doc-sql() {
+run_doc_sql() {
 	local dir=$IDGEN_WORK/doc-sql rc server pages=()
 	mkdir -p "$dir"
 	pages=("$IDGEN_BUILD/README.md" "$IDGEN_BUILD"/doc/*.md)
