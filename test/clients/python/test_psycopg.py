@@ -9,29 +9,15 @@ The regions between "README begin/end" lines are quoted verbatim in doc/clients.
 """
 import datetime
 import decimal
-import os
 import sys
 import uuid
 
 import psycopg
 
-# the adapters as a user installs them: clients/python of this repository
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
-                                "clients", "python"))
-from idgen_adapters.psycopg import Base36id, Distid, Flaxid, Iuid, register_idgen  # noqa: E402
+from checks import check, guarded, summary  # also puts clients/python on the path
+from idgen_adapters.psycopg import Base36id, Distid, Flaxid, Iuid, register_idgen
 
 
-PASSED = FAILED = 0
-
-
-def check(name, ok, detail=""):
-    global PASSED, FAILED
-    if ok:
-        PASSED += 1
-        print(f"ok - {name}")
-    else:
-        FAILED += 1
-        print(f"not ok - {name} {detail}")
 
 
 # type, DEFAULT generator, a SPEC.md vector, an extractor and what it gives for the vector
@@ -48,12 +34,6 @@ CASES = [
 ]
 
 
-def guarded(what, fn, *args):
-    """Run fn; an exception counts as one failure and the next part still runs."""
-    try:
-        fn(*args)
-    except Exception as e:  # noqa: BLE001 - any error is a failed check
-        check(what, False, f"raised {type(e).__name__}: {e}")
 
 
 def per_type(conn, binary, name, cls, default, vector, extractor, expected):
@@ -276,8 +256,7 @@ def main():
             guarded(f"binary COPY {case[0]}", binary_copy, conn, *case)
         guarded("bad values", bad_values, conn)
         guarded("native values", native_values, conn)
-    print(f"psycopg: {PASSED} passed, {FAILED} failed")
-    return 1 if FAILED or not PASSED else 0
+    return summary("psycopg")
 
 
 if __name__ == "__main__":
