@@ -23,6 +23,17 @@ def guarded(what, fn, *args):
         check(what, False, f"raised {type(e).__name__}: {e}")
 
 
+def check_not_installed(register_idgen, conn):
+    """register_idgen on a database without idgen names the fix (the scratch
+    cluster has idgen in its database postgres only)."""
+    what = "register_idgen where idgen is not installed raises LookupError"
+    try:
+        register_idgen(conn)
+        check(what, False)
+    except LookupError as e:
+        check(what, "CREATE EXTENSION idgen" in str(e), str(e))
+
+
 def summary(name):
     """Print the summary line; the exit status: 1 on any failure (or no check)."""
     print(f"{name}: {COUNTS['passed']} passed, {COUNTS['failed']} failed")
