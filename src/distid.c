@@ -16,6 +16,9 @@
 #include "utils/numeric.h"
 #include "utils/uuid.h"
 #include "utils/wait_event.h"
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"
+#endif
 
 #define MS_1900_TO_1970 INT64CONST(2208988800000)
 #define MS_1700_TO_1970 INT64CONST(8520336000000)
