@@ -749,3 +749,293 @@ ALTER FUNCTION public_id(iuid) PARALLEL RESTRICTED;
 ALTER FUNCTION public_id_to_bigint(uuid) PARALLEL RESTRICTED;
 ALTER FUNCTION public_id_to_distid(uuid) PARALLEL RESTRICTED;
 ALTER FUNCTION public_id_to_uuid(uuid) PARALLEL RESTRICTED;
+--
+-- Comparisons with the nearest core types, for the parameters drivers send
+-- (a uuid for an iuid; a numeric or an integer for a distid), as members of
+-- the types' operator families so that an index on the idgen column serves
+-- them.  They compare values and never validate.  An integer (bigint,
+-- integer, smallint) reaches distid = numeric through its implicit cast to
+-- numeric: operators of their own would make distid's btree family
+-- incomplete (core has no numeric = bigint to complete it with), and the
+-- cast is exact.  iuid and uuid are the same
+-- 16 bytes in the same order and hash alike, so they share the btree and the
+-- hash family (with core's uuid operators and support functions added, for
+-- merge and hash joins).  distid shares its btree family with numeric (and
+-- numeric's own operators, for merge joins and = ANY(array)); not its hash
+-- family: distid's hash is that of its 12 bytes, not numeric's, and changing
+-- it would re-place every row of an existing hash index or hash partition.
+--
+CREATE FUNCTION iuid_uuid_eq(iuid, uuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION iuid_uuid_ne(iuid, uuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION iuid_uuid_lt(iuid, uuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION iuid_uuid_le(iuid, uuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION iuid_uuid_gt(iuid, uuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION iuid_uuid_ge(iuid, uuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION iuid_uuid_cmp(iuid, uuid) RETURNS int4
+	AS 'MODULE_PATHNAME', 'iuid_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION iuid_uuid_eq(iuid, uuid) IS 'implementation of = operator';
+COMMENT ON FUNCTION iuid_uuid_ne(iuid, uuid) IS 'implementation of <> operator';
+COMMENT ON FUNCTION iuid_uuid_lt(iuid, uuid) IS 'implementation of < operator';
+COMMENT ON FUNCTION iuid_uuid_le(iuid, uuid) IS 'implementation of <= operator';
+COMMENT ON FUNCTION iuid_uuid_gt(iuid, uuid) IS 'implementation of > operator';
+COMMENT ON FUNCTION iuid_uuid_ge(iuid, uuid) IS 'implementation of >= operator';
+COMMENT ON FUNCTION iuid_uuid_cmp(iuid, uuid) IS 'less-equal-greater';
+CREATE OPERATOR = (
+	LEFTARG = iuid, RIGHTARG = uuid, PROCEDURE = iuid_uuid_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = iuid, RIGHTARG = uuid, PROCEDURE = iuid_uuid_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = iuid, RIGHTARG = uuid, PROCEDURE = iuid_uuid_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = iuid, RIGHTARG = uuid, PROCEDURE = iuid_uuid_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = iuid, RIGHTARG = uuid, PROCEDURE = iuid_uuid_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = iuid, RIGHTARG = uuid, PROCEDURE = iuid_uuid_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (iuid, uuid) IS 'equal, iuid and uuid by their bytes';
+COMMENT ON OPERATOR <> (iuid, uuid) IS 'not equal, iuid and uuid by their bytes';
+COMMENT ON OPERATOR < (iuid, uuid) IS 'less than, iuid and uuid by their bytes';
+COMMENT ON OPERATOR <= (iuid, uuid) IS 'less than or equal, iuid and uuid by their bytes';
+COMMENT ON OPERATOR > (iuid, uuid) IS 'greater than, iuid and uuid by their bytes';
+COMMENT ON OPERATOR >= (iuid, uuid) IS 'greater than or equal, iuid and uuid by their bytes';
+CREATE FUNCTION uuid_iuid_eq(uuid, iuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_iuid_ne(uuid, iuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_iuid_lt(uuid, iuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_iuid_le(uuid, iuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_iuid_gt(uuid, iuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_iuid_ge(uuid, iuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_iuid_cmp(uuid, iuid) RETURNS int4
+	AS 'MODULE_PATHNAME', 'iuid_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION uuid_iuid_eq(uuid, iuid) IS 'implementation of = operator';
+COMMENT ON FUNCTION uuid_iuid_ne(uuid, iuid) IS 'implementation of <> operator';
+COMMENT ON FUNCTION uuid_iuid_lt(uuid, iuid) IS 'implementation of < operator';
+COMMENT ON FUNCTION uuid_iuid_le(uuid, iuid) IS 'implementation of <= operator';
+COMMENT ON FUNCTION uuid_iuid_gt(uuid, iuid) IS 'implementation of > operator';
+COMMENT ON FUNCTION uuid_iuid_ge(uuid, iuid) IS 'implementation of >= operator';
+COMMENT ON FUNCTION uuid_iuid_cmp(uuid, iuid) IS 'less-equal-greater';
+CREATE OPERATOR = (
+	LEFTARG = uuid, RIGHTARG = iuid, PROCEDURE = uuid_iuid_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = uuid, RIGHTARG = iuid, PROCEDURE = uuid_iuid_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = uuid, RIGHTARG = iuid, PROCEDURE = uuid_iuid_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = uuid, RIGHTARG = iuid, PROCEDURE = uuid_iuid_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = uuid, RIGHTARG = iuid, PROCEDURE = uuid_iuid_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = uuid, RIGHTARG = iuid, PROCEDURE = uuid_iuid_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (uuid, iuid) IS 'equal, uuid and iuid by their bytes';
+COMMENT ON OPERATOR <> (uuid, iuid) IS 'not equal, uuid and iuid by their bytes';
+COMMENT ON OPERATOR < (uuid, iuid) IS 'less than, uuid and iuid by their bytes';
+COMMENT ON OPERATOR <= (uuid, iuid) IS 'less than or equal, uuid and iuid by their bytes';
+COMMENT ON OPERATOR > (uuid, iuid) IS 'greater than, uuid and iuid by their bytes';
+COMMENT ON OPERATOR >= (uuid, iuid) IS 'greater than or equal, uuid and iuid by their bytes';
+ALTER OPERATOR FAMILY iuid_ops USING btree ADD
+		OPERATOR 1 < (iuid, uuid),
+		OPERATOR 2 <= (iuid, uuid),
+		OPERATOR 3 = (iuid, uuid),
+		OPERATOR 4 >= (iuid, uuid),
+		OPERATOR 5 > (iuid, uuid),
+		FUNCTION 1 (iuid, uuid) iuid_uuid_cmp(iuid, uuid),
+		OPERATOR 1 < (uuid, iuid),
+		OPERATOR 2 <= (uuid, iuid),
+		OPERATOR 3 = (uuid, iuid),
+		OPERATOR 4 >= (uuid, iuid),
+		OPERATOR 5 > (uuid, iuid),
+		FUNCTION 1 (uuid, iuid) uuid_iuid_cmp(uuid, iuid),
+		OPERATOR 1 < (uuid, uuid),
+		OPERATOR 2 <= (uuid, uuid),
+		OPERATOR 3 = (uuid, uuid),
+		OPERATOR 4 >= (uuid, uuid),
+		OPERATOR 5 > (uuid, uuid),
+		FUNCTION 1 (uuid, uuid) uuid_cmp(uuid, uuid),
+		FUNCTION 2 (uuid, uuid) uuid_sortsupport(internal);
+ALTER OPERATOR FAMILY iuid_ops USING hash ADD
+		OPERATOR 1 = (iuid, uuid),
+		OPERATOR 1 = (uuid, iuid),
+		OPERATOR 1 = (uuid, uuid),
+		FUNCTION 1 (uuid, uuid) uuid_hash(uuid),
+		FUNCTION 2 (uuid, uuid) uuid_hash_extended(uuid, int8);
+CREATE FUNCTION distid_numeric_eq(distid, numeric) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_numeric_ne(distid, numeric) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_numeric_lt(distid, numeric) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_numeric_le(distid, numeric) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_numeric_gt(distid, numeric) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_numeric_ge(distid, numeric) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_numeric_cmp(distid, numeric) RETURNS int4
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION distid_numeric_eq(distid, numeric) IS 'implementation of = operator';
+COMMENT ON FUNCTION distid_numeric_ne(distid, numeric) IS 'implementation of <> operator';
+COMMENT ON FUNCTION distid_numeric_lt(distid, numeric) IS 'implementation of < operator';
+COMMENT ON FUNCTION distid_numeric_le(distid, numeric) IS 'implementation of <= operator';
+COMMENT ON FUNCTION distid_numeric_gt(distid, numeric) IS 'implementation of > operator';
+COMMENT ON FUNCTION distid_numeric_ge(distid, numeric) IS 'implementation of >= operator';
+COMMENT ON FUNCTION distid_numeric_cmp(distid, numeric) IS 'less-equal-greater';
+CREATE OPERATOR = (
+	LEFTARG = distid, RIGHTARG = numeric, PROCEDURE = distid_numeric_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = distid, RIGHTARG = numeric, PROCEDURE = distid_numeric_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = distid, RIGHTARG = numeric, PROCEDURE = distid_numeric_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = distid, RIGHTARG = numeric, PROCEDURE = distid_numeric_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = distid, RIGHTARG = numeric, PROCEDURE = distid_numeric_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = distid, RIGHTARG = numeric, PROCEDURE = distid_numeric_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (distid, numeric) IS 'equal, distid and numeric by value';
+COMMENT ON OPERATOR <> (distid, numeric) IS 'not equal, distid and numeric by value';
+COMMENT ON OPERATOR < (distid, numeric) IS 'less than, distid and numeric by value';
+COMMENT ON OPERATOR <= (distid, numeric) IS 'less than or equal, distid and numeric by value';
+COMMENT ON OPERATOR > (distid, numeric) IS 'greater than, distid and numeric by value';
+COMMENT ON OPERATOR >= (distid, numeric) IS 'greater than or equal, distid and numeric by value';
+CREATE FUNCTION numeric_distid_eq(numeric, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION numeric_distid_ne(numeric, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION numeric_distid_lt(numeric, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION numeric_distid_le(numeric, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION numeric_distid_gt(numeric, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION numeric_distid_ge(numeric, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION numeric_distid_cmp(numeric, distid) RETURNS int4
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION numeric_distid_eq(numeric, distid) IS 'implementation of = operator';
+COMMENT ON FUNCTION numeric_distid_ne(numeric, distid) IS 'implementation of <> operator';
+COMMENT ON FUNCTION numeric_distid_lt(numeric, distid) IS 'implementation of < operator';
+COMMENT ON FUNCTION numeric_distid_le(numeric, distid) IS 'implementation of <= operator';
+COMMENT ON FUNCTION numeric_distid_gt(numeric, distid) IS 'implementation of > operator';
+COMMENT ON FUNCTION numeric_distid_ge(numeric, distid) IS 'implementation of >= operator';
+COMMENT ON FUNCTION numeric_distid_cmp(numeric, distid) IS 'less-equal-greater';
+CREATE OPERATOR = (
+	LEFTARG = numeric, RIGHTARG = distid, PROCEDURE = numeric_distid_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = numeric, RIGHTARG = distid, PROCEDURE = numeric_distid_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = numeric, RIGHTARG = distid, PROCEDURE = numeric_distid_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = numeric, RIGHTARG = distid, PROCEDURE = numeric_distid_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = numeric, RIGHTARG = distid, PROCEDURE = numeric_distid_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = numeric, RIGHTARG = distid, PROCEDURE = numeric_distid_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (numeric, distid) IS 'equal, numeric and distid by value';
+COMMENT ON OPERATOR <> (numeric, distid) IS 'not equal, numeric and distid by value';
+COMMENT ON OPERATOR < (numeric, distid) IS 'less than, numeric and distid by value';
+COMMENT ON OPERATOR <= (numeric, distid) IS 'less than or equal, numeric and distid by value';
+COMMENT ON OPERATOR > (numeric, distid) IS 'greater than, numeric and distid by value';
+COMMENT ON OPERATOR >= (numeric, distid) IS 'greater than or equal, numeric and distid by value';
+ALTER OPERATOR FAMILY distid_ops USING btree ADD
+		OPERATOR 1 < (distid, numeric),
+		OPERATOR 2 <= (distid, numeric),
+		OPERATOR 3 = (distid, numeric),
+		OPERATOR 4 >= (distid, numeric),
+		OPERATOR 5 > (distid, numeric),
+		FUNCTION 1 (distid, numeric) distid_numeric_cmp(distid, numeric),
+		OPERATOR 1 < (numeric, distid),
+		OPERATOR 2 <= (numeric, distid),
+		OPERATOR 3 = (numeric, distid),
+		OPERATOR 4 >= (numeric, distid),
+		OPERATOR 5 > (numeric, distid),
+		FUNCTION 1 (numeric, distid) numeric_distid_cmp(numeric, distid),
+		OPERATOR 1 < (numeric, numeric),
+		OPERATOR 2 <= (numeric, numeric),
+		OPERATOR 3 = (numeric, numeric),
+		OPERATOR 4 >= (numeric, numeric),
+		OPERATOR 5 > (numeric, numeric),
+		FUNCTION 1 (numeric, numeric) numeric_cmp(numeric, numeric),
+		FUNCTION 2 (numeric, numeric) numeric_sortsupport(internal);

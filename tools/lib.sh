@@ -32,6 +32,8 @@ IDGEN_PACKAGES+=(postgresql-15-cron postgresql-15-partman)
 # the client programs (test/clients) and the Debian package (debian/)
 IDGEN_PACKAGES+=(python3-psycopg libpostgresql-jdbc-java default-jdk-headless
 	build-essential debhelper dpkg-dev postgresql-server-dev-all autopkgtest)
+# the client adapters (clients/python): psycopg 2 and psycopg 3's pool
+IDGEN_PACKAGES+=(python3-psycopg2 python3-psycopg-pool)
 # the operations tools test/ops runs idgen under: Patroni (with its built-in
 # Raft store), pgBackRest
 IDGEN_PACKAGES+=(patroni python3-pysyncobj pgbackrest)
