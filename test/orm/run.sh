@@ -1,0 +1,72 @@
+# test/orm/run.sh — sourced by tools/test.sh after tools/lib.sh.
+#
+# run_orm: one program per ORM or query builder (test/orm/<name>/) against a
+# scratch cluster with idgen preloaded and idgen.worker_id set, on a free
+# loopback port; each program gets a database of its own with the extension
+# created, finds it through PGHOST/PGPORT/PGUSER/PGDATABASE, and prints
+# "NAME: N passed, M failed".  npm packages install into the scratch copy
+# (npm ci; npm's cache is the user's ~/.npm); Go builds offline against
+# Debian's packaged libraries (/usr/share/gocode), its build cache in the
+# scratch directory.
+
+# Debian packages of the ORMs (the Node ones come from npm)
+IDGEN_ORM_PACKAGES=(python3-sqlalchemy python3-django python3-psycopg2 ruby-activerecord ruby-pg
+	golang-go golang-github-jackc-pgx-v4-dev)
+
+# orm_program NAME LOG COMMAND...: COMMAND against a new database orm_NAME,
+# counted as orm-NAME
+orm_program() {
+	local name=$1 log=$2 rc=0
+	shift 2
+	{ idgen_psql -d postgres -c "CREATE DATABASE orm_$name" &&
+		idgen_psql -d "orm_$name" -c 'CREATE EXTENSION idgen' &&
+		PGHOST=127.0.0.1 PGDATABASE=orm_$name "$@"; } >"$log" 2>&1 || rc=$?
+	record_log "orm-$name" "$log" $rc
+}
+
+run_orm() {
+	local src=$IDGEN_BUILD/test/orm dir=$IDGEN_WORK/orm port try started= t0 t1
+	t0=$(date +%s)
+	mkdir -p "$dir"
+	if ! idgen_deps "${IDGEN_ORM_PACKAGES[@]}"; then
+		record orm 0 1
+		return 0
+	fi
+	# a port free a moment ago may be taken before the server binds it: retry
+	for try in 1 2 3; do
+		port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+		as_server rm -rf "$IDGEN_WORK/data"
+		if idgen_cluster_start "idgen.worker_id = 7" "listen_addresses = '127.0.0.1'" "port = $port"; then
+			started=1
+			break
+		fi
+	done
+	if [ -z "$started" ]; then
+		record orm 0 1
+		return 0
+	fi
+	export PGPORT=$port
+
+	orm_program sqlalchemy "$dir/sqlalchemy.log" \
+		/usr/bin/python3 "$src/sqlalchemy/test_sqlalchemy.py"
+	orm_program django "$dir/django.log" \
+		/usr/bin/python3 "$src/django/test_django.py"
+	orm_program activerecord "$dir/activerecord.log" \
+		ruby "$src/activerecord/test_activerecord.rb"
+	# offline: Debian's pgx v4 from GOPATH, no modules, no proxy
+	orm_program pgx "$dir/pgx.log" env GO111MODULE=off GOPATH=/usr/share/gocode \
+		GOCACHE="$dir/go-build" GOFLAGS= GOPROXY=off \
+		go run "$src/pgx/main.go"
+	# node_modules stays in the scratch copy, npm's cache in the user's ~/.npm
+	local js
+	for js in knex sequelize; do
+		orm_program "$js" "$dir/$js.log" bash -c \
+			'cd "$1" && npm ci --no-audit --no-fund --loglevel=error && node "test_$2.js"' \
+			npm-ci "$src/$js" "$js"
+	done
+
+	t1=$(date +%s)
+	idgen_cluster_stop
+	as_server rm -rf "$IDGEN_WORK/data"
+	say "${SUITE_PREFIX}orm: the ORM programs took $((t1 - t0)) s"
+}
