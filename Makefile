@@ -17,7 +17,7 @@ DATA = $(patsubst $(srcdir)/%,%,$(wildcard $(srcdir)/sql/idgen--*.sql))
 
 # pg_regress inputs sql/<name>.sql, outputs expected/<name>.out
 REGRESS = setup iuid base36id distid publicid flaxid ranges partitions markings upgrade monitoring \
-	soft_errors skipscan worker_ids
+	soft_errors skipscan worker_ids crosstype
 
 PG_CPPFLAGS = -I$(srcdir)/src
 

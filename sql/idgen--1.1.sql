@@ -1286,3 +1286,690 @@ GRANT EXECUTE ON FUNCTION idgen_stat_base36id() TO pg_read_all_stats;
 GRANT EXECUTE ON FUNCTION idgen_stat_clock() TO pg_read_all_stats;
 GRANT SELECT ON idgen_stat_base36id TO pg_read_all_stats;
 GRANT SELECT ON idgen_stat_clock TO pg_read_all_stats;
+
+--
+-- Comparisons with the nearest core types, for the parameters drivers send
+-- (a uuid for an iuid; a numeric or an integer for a distid), as members of
+-- the types' operator families so that an index on the idgen column serves
+-- them.  They compare values and never validate.  iuid and uuid are the same
+-- 16 bytes in the same order and hash alike, so they share the btree and the
+-- hash family (with core's uuid operators and support functions added, for
+-- merge and hash joins).  distid shares its btree family with numeric and the
+-- integers (with their own operators, for merge joins and = ANY(array));
+-- not its hash family: distid's hash is that of its 12 bytes, not numeric's
+-- or int8's, and changing it would re-place every row of an existing hash
+-- index or hash partition.
+--
+CREATE FUNCTION iuid_uuid_eq(iuid, uuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION iuid_uuid_ne(iuid, uuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION iuid_uuid_lt(iuid, uuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION iuid_uuid_le(iuid, uuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION iuid_uuid_gt(iuid, uuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION iuid_uuid_ge(iuid, uuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION iuid_uuid_cmp(iuid, uuid) RETURNS int4
+	AS 'MODULE_PATHNAME', 'iuid_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION iuid_uuid_eq(iuid, uuid) IS 'implementation of = operator';
+COMMENT ON FUNCTION iuid_uuid_ne(iuid, uuid) IS 'implementation of <> operator';
+COMMENT ON FUNCTION iuid_uuid_lt(iuid, uuid) IS 'implementation of < operator';
+COMMENT ON FUNCTION iuid_uuid_le(iuid, uuid) IS 'implementation of <= operator';
+COMMENT ON FUNCTION iuid_uuid_gt(iuid, uuid) IS 'implementation of > operator';
+COMMENT ON FUNCTION iuid_uuid_ge(iuid, uuid) IS 'implementation of >= operator';
+COMMENT ON FUNCTION iuid_uuid_cmp(iuid, uuid) IS 'less-equal-greater';
+CREATE OPERATOR = (
+	LEFTARG = iuid, RIGHTARG = uuid, PROCEDURE = iuid_uuid_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = iuid, RIGHTARG = uuid, PROCEDURE = iuid_uuid_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = iuid, RIGHTARG = uuid, PROCEDURE = iuid_uuid_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = iuid, RIGHTARG = uuid, PROCEDURE = iuid_uuid_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = iuid, RIGHTARG = uuid, PROCEDURE = iuid_uuid_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = iuid, RIGHTARG = uuid, PROCEDURE = iuid_uuid_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (iuid, uuid) IS 'equal, iuid and uuid by their bytes';
+COMMENT ON OPERATOR <> (iuid, uuid) IS 'not equal, iuid and uuid by their bytes';
+COMMENT ON OPERATOR < (iuid, uuid) IS 'less than, iuid and uuid by their bytes';
+COMMENT ON OPERATOR <= (iuid, uuid) IS 'less than or equal, iuid and uuid by their bytes';
+COMMENT ON OPERATOR > (iuid, uuid) IS 'greater than, iuid and uuid by their bytes';
+COMMENT ON OPERATOR >= (iuid, uuid) IS 'greater than or equal, iuid and uuid by their bytes';
+CREATE FUNCTION uuid_iuid_eq(uuid, iuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_iuid_ne(uuid, iuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_iuid_lt(uuid, iuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_iuid_le(uuid, iuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_iuid_gt(uuid, iuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_iuid_ge(uuid, iuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_iuid_cmp(uuid, iuid) RETURNS int4
+	AS 'MODULE_PATHNAME', 'iuid_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION uuid_iuid_eq(uuid, iuid) IS 'implementation of = operator';
+COMMENT ON FUNCTION uuid_iuid_ne(uuid, iuid) IS 'implementation of <> operator';
+COMMENT ON FUNCTION uuid_iuid_lt(uuid, iuid) IS 'implementation of < operator';
+COMMENT ON FUNCTION uuid_iuid_le(uuid, iuid) IS 'implementation of <= operator';
+COMMENT ON FUNCTION uuid_iuid_gt(uuid, iuid) IS 'implementation of > operator';
+COMMENT ON FUNCTION uuid_iuid_ge(uuid, iuid) IS 'implementation of >= operator';
+COMMENT ON FUNCTION uuid_iuid_cmp(uuid, iuid) IS 'less-equal-greater';
+CREATE OPERATOR = (
+	LEFTARG = uuid, RIGHTARG = iuid, PROCEDURE = uuid_iuid_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = uuid, RIGHTARG = iuid, PROCEDURE = uuid_iuid_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = uuid, RIGHTARG = iuid, PROCEDURE = uuid_iuid_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = uuid, RIGHTARG = iuid, PROCEDURE = uuid_iuid_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = uuid, RIGHTARG = iuid, PROCEDURE = uuid_iuid_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = uuid, RIGHTARG = iuid, PROCEDURE = uuid_iuid_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (uuid, iuid) IS 'equal, uuid and iuid by their bytes';
+COMMENT ON OPERATOR <> (uuid, iuid) IS 'not equal, uuid and iuid by their bytes';
+COMMENT ON OPERATOR < (uuid, iuid) IS 'less than, uuid and iuid by their bytes';
+COMMENT ON OPERATOR <= (uuid, iuid) IS 'less than or equal, uuid and iuid by their bytes';
+COMMENT ON OPERATOR > (uuid, iuid) IS 'greater than, uuid and iuid by their bytes';
+COMMENT ON OPERATOR >= (uuid, iuid) IS 'greater than or equal, uuid and iuid by their bytes';
+ALTER OPERATOR FAMILY iuid_ops USING btree ADD
+		OPERATOR 1 < (iuid, uuid),
+		OPERATOR 2 <= (iuid, uuid),
+		OPERATOR 3 = (iuid, uuid),
+		OPERATOR 4 >= (iuid, uuid),
+		OPERATOR 5 > (iuid, uuid),
+		FUNCTION 1 (iuid, uuid) iuid_uuid_cmp(iuid, uuid),
+		OPERATOR 1 < (uuid, iuid),
+		OPERATOR 2 <= (uuid, iuid),
+		OPERATOR 3 = (uuid, iuid),
+		OPERATOR 4 >= (uuid, iuid),
+		OPERATOR 5 > (uuid, iuid),
+		FUNCTION 1 (uuid, iuid) uuid_iuid_cmp(uuid, iuid),
+		OPERATOR 1 < (uuid, uuid),
+		OPERATOR 2 <= (uuid, uuid),
+		OPERATOR 3 = (uuid, uuid),
+		OPERATOR 4 >= (uuid, uuid),
+		OPERATOR 5 > (uuid, uuid),
+		FUNCTION 1 (uuid, uuid) uuid_cmp(uuid, uuid),
+		FUNCTION 2 (uuid, uuid) uuid_sortsupport(internal);
+ALTER OPERATOR FAMILY iuid_ops USING hash ADD
+		OPERATOR 1 = (iuid, uuid),
+		OPERATOR 1 = (uuid, iuid),
+		OPERATOR 1 = (uuid, uuid),
+		FUNCTION 1 (uuid, uuid) uuid_hash(uuid),
+		FUNCTION 2 (uuid, uuid) uuid_hash_extended(uuid, int8);
+CREATE FUNCTION distid_numeric_eq(distid, numeric) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_numeric_ne(distid, numeric) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_numeric_lt(distid, numeric) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_numeric_le(distid, numeric) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_numeric_gt(distid, numeric) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_numeric_ge(distid, numeric) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_numeric_cmp(distid, numeric) RETURNS int4
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION distid_numeric_eq(distid, numeric) IS 'implementation of = operator';
+COMMENT ON FUNCTION distid_numeric_ne(distid, numeric) IS 'implementation of <> operator';
+COMMENT ON FUNCTION distid_numeric_lt(distid, numeric) IS 'implementation of < operator';
+COMMENT ON FUNCTION distid_numeric_le(distid, numeric) IS 'implementation of <= operator';
+COMMENT ON FUNCTION distid_numeric_gt(distid, numeric) IS 'implementation of > operator';
+COMMENT ON FUNCTION distid_numeric_ge(distid, numeric) IS 'implementation of >= operator';
+COMMENT ON FUNCTION distid_numeric_cmp(distid, numeric) IS 'less-equal-greater';
+CREATE OPERATOR = (
+	LEFTARG = distid, RIGHTARG = numeric, PROCEDURE = distid_numeric_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = distid, RIGHTARG = numeric, PROCEDURE = distid_numeric_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = distid, RIGHTARG = numeric, PROCEDURE = distid_numeric_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = distid, RIGHTARG = numeric, PROCEDURE = distid_numeric_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = distid, RIGHTARG = numeric, PROCEDURE = distid_numeric_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = distid, RIGHTARG = numeric, PROCEDURE = distid_numeric_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (distid, numeric) IS 'equal, distid and numeric by value';
+COMMENT ON OPERATOR <> (distid, numeric) IS 'not equal, distid and numeric by value';
+COMMENT ON OPERATOR < (distid, numeric) IS 'less than, distid and numeric by value';
+COMMENT ON OPERATOR <= (distid, numeric) IS 'less than or equal, distid and numeric by value';
+COMMENT ON OPERATOR > (distid, numeric) IS 'greater than, distid and numeric by value';
+COMMENT ON OPERATOR >= (distid, numeric) IS 'greater than or equal, distid and numeric by value';
+CREATE FUNCTION numeric_distid_eq(numeric, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION numeric_distid_ne(numeric, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION numeric_distid_lt(numeric, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION numeric_distid_le(numeric, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION numeric_distid_gt(numeric, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION numeric_distid_ge(numeric, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION numeric_distid_cmp(numeric, distid) RETURNS int4
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION numeric_distid_eq(numeric, distid) IS 'implementation of = operator';
+COMMENT ON FUNCTION numeric_distid_ne(numeric, distid) IS 'implementation of <> operator';
+COMMENT ON FUNCTION numeric_distid_lt(numeric, distid) IS 'implementation of < operator';
+COMMENT ON FUNCTION numeric_distid_le(numeric, distid) IS 'implementation of <= operator';
+COMMENT ON FUNCTION numeric_distid_gt(numeric, distid) IS 'implementation of > operator';
+COMMENT ON FUNCTION numeric_distid_ge(numeric, distid) IS 'implementation of >= operator';
+COMMENT ON FUNCTION numeric_distid_cmp(numeric, distid) IS 'less-equal-greater';
+CREATE OPERATOR = (
+	LEFTARG = numeric, RIGHTARG = distid, PROCEDURE = numeric_distid_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = numeric, RIGHTARG = distid, PROCEDURE = numeric_distid_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = numeric, RIGHTARG = distid, PROCEDURE = numeric_distid_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = numeric, RIGHTARG = distid, PROCEDURE = numeric_distid_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = numeric, RIGHTARG = distid, PROCEDURE = numeric_distid_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = numeric, RIGHTARG = distid, PROCEDURE = numeric_distid_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (numeric, distid) IS 'equal, numeric and distid by value';
+COMMENT ON OPERATOR <> (numeric, distid) IS 'not equal, numeric and distid by value';
+COMMENT ON OPERATOR < (numeric, distid) IS 'less than, numeric and distid by value';
+COMMENT ON OPERATOR <= (numeric, distid) IS 'less than or equal, numeric and distid by value';
+COMMENT ON OPERATOR > (numeric, distid) IS 'greater than, numeric and distid by value';
+COMMENT ON OPERATOR >= (numeric, distid) IS 'greater than or equal, numeric and distid by value';
+CREATE FUNCTION distid_int8_eq(distid, int8) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_int8_ne(distid, int8) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_int8_lt(distid, int8) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_int8_le(distid, int8) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_int8_gt(distid, int8) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_int8_ge(distid, int8) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_int8_cmp(distid, int8) RETURNS int4
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION distid_int8_eq(distid, int8) IS 'implementation of = operator';
+COMMENT ON FUNCTION distid_int8_ne(distid, int8) IS 'implementation of <> operator';
+COMMENT ON FUNCTION distid_int8_lt(distid, int8) IS 'implementation of < operator';
+COMMENT ON FUNCTION distid_int8_le(distid, int8) IS 'implementation of <= operator';
+COMMENT ON FUNCTION distid_int8_gt(distid, int8) IS 'implementation of > operator';
+COMMENT ON FUNCTION distid_int8_ge(distid, int8) IS 'implementation of >= operator';
+COMMENT ON FUNCTION distid_int8_cmp(distid, int8) IS 'less-equal-greater';
+CREATE OPERATOR = (
+	LEFTARG = distid, RIGHTARG = int8, PROCEDURE = distid_int8_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = distid, RIGHTARG = int8, PROCEDURE = distid_int8_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = distid, RIGHTARG = int8, PROCEDURE = distid_int8_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = distid, RIGHTARG = int8, PROCEDURE = distid_int8_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = distid, RIGHTARG = int8, PROCEDURE = distid_int8_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = distid, RIGHTARG = int8, PROCEDURE = distid_int8_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (distid, int8) IS 'equal, distid and int8 by value';
+COMMENT ON OPERATOR <> (distid, int8) IS 'not equal, distid and int8 by value';
+COMMENT ON OPERATOR < (distid, int8) IS 'less than, distid and int8 by value';
+COMMENT ON OPERATOR <= (distid, int8) IS 'less than or equal, distid and int8 by value';
+COMMENT ON OPERATOR > (distid, int8) IS 'greater than, distid and int8 by value';
+COMMENT ON OPERATOR >= (distid, int8) IS 'greater than or equal, distid and int8 by value';
+CREATE FUNCTION int8_distid_eq(int8, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int8_distid_ne(int8, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int8_distid_lt(int8, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int8_distid_le(int8, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int8_distid_gt(int8, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int8_distid_ge(int8, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int8_distid_cmp(int8, distid) RETURNS int4
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION int8_distid_eq(int8, distid) IS 'implementation of = operator';
+COMMENT ON FUNCTION int8_distid_ne(int8, distid) IS 'implementation of <> operator';
+COMMENT ON FUNCTION int8_distid_lt(int8, distid) IS 'implementation of < operator';
+COMMENT ON FUNCTION int8_distid_le(int8, distid) IS 'implementation of <= operator';
+COMMENT ON FUNCTION int8_distid_gt(int8, distid) IS 'implementation of > operator';
+COMMENT ON FUNCTION int8_distid_ge(int8, distid) IS 'implementation of >= operator';
+COMMENT ON FUNCTION int8_distid_cmp(int8, distid) IS 'less-equal-greater';
+CREATE OPERATOR = (
+	LEFTARG = int8, RIGHTARG = distid, PROCEDURE = int8_distid_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = int8, RIGHTARG = distid, PROCEDURE = int8_distid_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = int8, RIGHTARG = distid, PROCEDURE = int8_distid_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = int8, RIGHTARG = distid, PROCEDURE = int8_distid_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = int8, RIGHTARG = distid, PROCEDURE = int8_distid_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = int8, RIGHTARG = distid, PROCEDURE = int8_distid_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (int8, distid) IS 'equal, int8 and distid by value';
+COMMENT ON OPERATOR <> (int8, distid) IS 'not equal, int8 and distid by value';
+COMMENT ON OPERATOR < (int8, distid) IS 'less than, int8 and distid by value';
+COMMENT ON OPERATOR <= (int8, distid) IS 'less than or equal, int8 and distid by value';
+COMMENT ON OPERATOR > (int8, distid) IS 'greater than, int8 and distid by value';
+COMMENT ON OPERATOR >= (int8, distid) IS 'greater than or equal, int8 and distid by value';
+CREATE FUNCTION distid_int4_eq(distid, int4) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_int4_ne(distid, int4) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_int4_lt(distid, int4) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_int4_le(distid, int4) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_int4_gt(distid, int4) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_int4_ge(distid, int4) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_int4_cmp(distid, int4) RETURNS int4
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION distid_int4_eq(distid, int4) IS 'implementation of = operator';
+COMMENT ON FUNCTION distid_int4_ne(distid, int4) IS 'implementation of <> operator';
+COMMENT ON FUNCTION distid_int4_lt(distid, int4) IS 'implementation of < operator';
+COMMENT ON FUNCTION distid_int4_le(distid, int4) IS 'implementation of <= operator';
+COMMENT ON FUNCTION distid_int4_gt(distid, int4) IS 'implementation of > operator';
+COMMENT ON FUNCTION distid_int4_ge(distid, int4) IS 'implementation of >= operator';
+COMMENT ON FUNCTION distid_int4_cmp(distid, int4) IS 'less-equal-greater';
+CREATE OPERATOR = (
+	LEFTARG = distid, RIGHTARG = int4, PROCEDURE = distid_int4_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = distid, RIGHTARG = int4, PROCEDURE = distid_int4_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = distid, RIGHTARG = int4, PROCEDURE = distid_int4_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = distid, RIGHTARG = int4, PROCEDURE = distid_int4_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = distid, RIGHTARG = int4, PROCEDURE = distid_int4_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = distid, RIGHTARG = int4, PROCEDURE = distid_int4_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (distid, int4) IS 'equal, distid and int4 by value';
+COMMENT ON OPERATOR <> (distid, int4) IS 'not equal, distid and int4 by value';
+COMMENT ON OPERATOR < (distid, int4) IS 'less than, distid and int4 by value';
+COMMENT ON OPERATOR <= (distid, int4) IS 'less than or equal, distid and int4 by value';
+COMMENT ON OPERATOR > (distid, int4) IS 'greater than, distid and int4 by value';
+COMMENT ON OPERATOR >= (distid, int4) IS 'greater than or equal, distid and int4 by value';
+CREATE FUNCTION int4_distid_eq(int4, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int4_distid_ne(int4, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int4_distid_lt(int4, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int4_distid_le(int4, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int4_distid_gt(int4, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int4_distid_ge(int4, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int4_distid_cmp(int4, distid) RETURNS int4
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION int4_distid_eq(int4, distid) IS 'implementation of = operator';
+COMMENT ON FUNCTION int4_distid_ne(int4, distid) IS 'implementation of <> operator';
+COMMENT ON FUNCTION int4_distid_lt(int4, distid) IS 'implementation of < operator';
+COMMENT ON FUNCTION int4_distid_le(int4, distid) IS 'implementation of <= operator';
+COMMENT ON FUNCTION int4_distid_gt(int4, distid) IS 'implementation of > operator';
+COMMENT ON FUNCTION int4_distid_ge(int4, distid) IS 'implementation of >= operator';
+COMMENT ON FUNCTION int4_distid_cmp(int4, distid) IS 'less-equal-greater';
+CREATE OPERATOR = (
+	LEFTARG = int4, RIGHTARG = distid, PROCEDURE = int4_distid_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = int4, RIGHTARG = distid, PROCEDURE = int4_distid_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = int4, RIGHTARG = distid, PROCEDURE = int4_distid_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = int4, RIGHTARG = distid, PROCEDURE = int4_distid_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = int4, RIGHTARG = distid, PROCEDURE = int4_distid_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = int4, RIGHTARG = distid, PROCEDURE = int4_distid_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (int4, distid) IS 'equal, int4 and distid by value';
+COMMENT ON OPERATOR <> (int4, distid) IS 'not equal, int4 and distid by value';
+COMMENT ON OPERATOR < (int4, distid) IS 'less than, int4 and distid by value';
+COMMENT ON OPERATOR <= (int4, distid) IS 'less than or equal, int4 and distid by value';
+COMMENT ON OPERATOR > (int4, distid) IS 'greater than, int4 and distid by value';
+COMMENT ON OPERATOR >= (int4, distid) IS 'greater than or equal, int4 and distid by value';
+CREATE FUNCTION distid_int2_eq(distid, int2) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_int2_ne(distid, int2) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_int2_lt(distid, int2) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_int2_le(distid, int2) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_int2_gt(distid, int2) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_int2_ge(distid, int2) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_int2_cmp(distid, int2) RETURNS int4
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION distid_int2_eq(distid, int2) IS 'implementation of = operator';
+COMMENT ON FUNCTION distid_int2_ne(distid, int2) IS 'implementation of <> operator';
+COMMENT ON FUNCTION distid_int2_lt(distid, int2) IS 'implementation of < operator';
+COMMENT ON FUNCTION distid_int2_le(distid, int2) IS 'implementation of <= operator';
+COMMENT ON FUNCTION distid_int2_gt(distid, int2) IS 'implementation of > operator';
+COMMENT ON FUNCTION distid_int2_ge(distid, int2) IS 'implementation of >= operator';
+COMMENT ON FUNCTION distid_int2_cmp(distid, int2) IS 'less-equal-greater';
+CREATE OPERATOR = (
+	LEFTARG = distid, RIGHTARG = int2, PROCEDURE = distid_int2_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = distid, RIGHTARG = int2, PROCEDURE = distid_int2_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = distid, RIGHTARG = int2, PROCEDURE = distid_int2_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = distid, RIGHTARG = int2, PROCEDURE = distid_int2_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = distid, RIGHTARG = int2, PROCEDURE = distid_int2_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = distid, RIGHTARG = int2, PROCEDURE = distid_int2_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (distid, int2) IS 'equal, distid and int2 by value';
+COMMENT ON OPERATOR <> (distid, int2) IS 'not equal, distid and int2 by value';
+COMMENT ON OPERATOR < (distid, int2) IS 'less than, distid and int2 by value';
+COMMENT ON OPERATOR <= (distid, int2) IS 'less than or equal, distid and int2 by value';
+COMMENT ON OPERATOR > (distid, int2) IS 'greater than, distid and int2 by value';
+COMMENT ON OPERATOR >= (distid, int2) IS 'greater than or equal, distid and int2 by value';
+CREATE FUNCTION int2_distid_eq(int2, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int2_distid_ne(int2, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int2_distid_lt(int2, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int2_distid_le(int2, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int2_distid_gt(int2, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int2_distid_ge(int2, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int2_distid_cmp(int2, distid) RETURNS int4
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION int2_distid_eq(int2, distid) IS 'implementation of = operator';
+COMMENT ON FUNCTION int2_distid_ne(int2, distid) IS 'implementation of <> operator';
+COMMENT ON FUNCTION int2_distid_lt(int2, distid) IS 'implementation of < operator';
+COMMENT ON FUNCTION int2_distid_le(int2, distid) IS 'implementation of <= operator';
+COMMENT ON FUNCTION int2_distid_gt(int2, distid) IS 'implementation of > operator';
+COMMENT ON FUNCTION int2_distid_ge(int2, distid) IS 'implementation of >= operator';
+COMMENT ON FUNCTION int2_distid_cmp(int2, distid) IS 'less-equal-greater';
+CREATE OPERATOR = (
+	LEFTARG = int2, RIGHTARG = distid, PROCEDURE = int2_distid_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = int2, RIGHTARG = distid, PROCEDURE = int2_distid_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = int2, RIGHTARG = distid, PROCEDURE = int2_distid_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = int2, RIGHTARG = distid, PROCEDURE = int2_distid_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = int2, RIGHTARG = distid, PROCEDURE = int2_distid_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = int2, RIGHTARG = distid, PROCEDURE = int2_distid_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (int2, distid) IS 'equal, int2 and distid by value';
+COMMENT ON OPERATOR <> (int2, distid) IS 'not equal, int2 and distid by value';
+COMMENT ON OPERATOR < (int2, distid) IS 'less than, int2 and distid by value';
+COMMENT ON OPERATOR <= (int2, distid) IS 'less than or equal, int2 and distid by value';
+COMMENT ON OPERATOR > (int2, distid) IS 'greater than, int2 and distid by value';
+COMMENT ON OPERATOR >= (int2, distid) IS 'greater than or equal, int2 and distid by value';
+ALTER OPERATOR FAMILY distid_ops USING btree ADD
+		OPERATOR 1 < (distid, numeric),
+		OPERATOR 2 <= (distid, numeric),
+		OPERATOR 3 = (distid, numeric),
+		OPERATOR 4 >= (distid, numeric),
+		OPERATOR 5 > (distid, numeric),
+		FUNCTION 1 (distid, numeric) distid_numeric_cmp(distid, numeric),
+		OPERATOR 1 < (numeric, distid),
+		OPERATOR 2 <= (numeric, distid),
+		OPERATOR 3 = (numeric, distid),
+		OPERATOR 4 >= (numeric, distid),
+		OPERATOR 5 > (numeric, distid),
+		FUNCTION 1 (numeric, distid) numeric_distid_cmp(numeric, distid),
+		OPERATOR 1 < (distid, int8),
+		OPERATOR 2 <= (distid, int8),
+		OPERATOR 3 = (distid, int8),
+		OPERATOR 4 >= (distid, int8),
+		OPERATOR 5 > (distid, int8),
+		FUNCTION 1 (distid, int8) distid_int8_cmp(distid, int8),
+		OPERATOR 1 < (int8, distid),
+		OPERATOR 2 <= (int8, distid),
+		OPERATOR 3 = (int8, distid),
+		OPERATOR 4 >= (int8, distid),
+		OPERATOR 5 > (int8, distid),
+		FUNCTION 1 (int8, distid) int8_distid_cmp(int8, distid),
+		OPERATOR 1 < (distid, int4),
+		OPERATOR 2 <= (distid, int4),
+		OPERATOR 3 = (distid, int4),
+		OPERATOR 4 >= (distid, int4),
+		OPERATOR 5 > (distid, int4),
+		FUNCTION 1 (distid, int4) distid_int4_cmp(distid, int4),
+		OPERATOR 1 < (int4, distid),
+		OPERATOR 2 <= (int4, distid),
+		OPERATOR 3 = (int4, distid),
+		OPERATOR 4 >= (int4, distid),
+		OPERATOR 5 > (int4, distid),
+		FUNCTION 1 (int4, distid) int4_distid_cmp(int4, distid),
+		OPERATOR 1 < (distid, int2),
+		OPERATOR 2 <= (distid, int2),
+		OPERATOR 3 = (distid, int2),
+		OPERATOR 4 >= (distid, int2),
+		OPERATOR 5 > (distid, int2),
+		FUNCTION 1 (distid, int2) distid_int2_cmp(distid, int2),
+		OPERATOR 1 < (int2, distid),
+		OPERATOR 2 <= (int2, distid),
+		OPERATOR 3 = (int2, distid),
+		OPERATOR 4 >= (int2, distid),
+		OPERATOR 5 > (int2, distid),
+		FUNCTION 1 (int2, distid) int2_distid_cmp(int2, distid),
+		OPERATOR 1 < (numeric, numeric),
+		OPERATOR 2 <= (numeric, numeric),
+		OPERATOR 3 = (numeric, numeric),
+		OPERATOR 4 >= (numeric, numeric),
+		OPERATOR 5 > (numeric, numeric),
+		FUNCTION 1 (numeric, numeric) numeric_cmp(numeric, numeric),
+		FUNCTION 2 (numeric, numeric) numeric_sortsupport(internal),
+		OPERATOR 1 < (int8, int8),
+		OPERATOR 2 <= (int8, int8),
+		OPERATOR 3 = (int8, int8),
+		OPERATOR 4 >= (int8, int8),
+		OPERATOR 5 > (int8, int8),
+		FUNCTION 1 (int8, int8) btint8cmp(int8, int8),
+		FUNCTION 2 (int8, int8) btint8sortsupport(internal),
+		OPERATOR 1 < (int4, int4),
+		OPERATOR 2 <= (int4, int4),
+		OPERATOR 3 = (int4, int4),
+		OPERATOR 4 >= (int4, int4),
+		OPERATOR 5 > (int4, int4),
+		FUNCTION 1 (int4, int4) btint4cmp(int4, int4),
+		FUNCTION 2 (int4, int4) btint4sortsupport(internal),
+		OPERATOR 1 < (int2, int2),
+		OPERATOR 2 <= (int2, int2),
+		OPERATOR 3 = (int2, int2),
+		OPERATOR 4 >= (int2, int2),
+		OPERATOR 5 > (int2, int2),
+		FUNCTION 1 (int2, int2) btint2cmp(int2, int2),
+		FUNCTION 2 (int2, int2) btint2sortsupport(internal);

@@ -491,3 +491,66 @@ bigint_from_alphanumeric_sql(PG_FUNCTION_ARGS)
 				bigint_from_alphanumeric(input, &v, &off_));
 	PG_RETURN_INT64(v);
 }
+
+/*
+ * Comparisons with numeric and the integer types, for the parameters drivers
+ * send (SPEC.md): they compare values and never validate, so a fraction, a
+ * negative number or one above 10^28-1 simply sorts before or after every
+ * distid.  numeric is compared as numeric (NaN and infinities included); the
+ * copies made here are freed, as a btree scan calls this in a long-lived
+ * context.
+ */
+static int
+distid_numeric_compare(FunctionCallInfo fcinfo, int distarg)
+{
+	Datum		a = DirectFunctionCall1(distid_to_numeric, PG_GETARG_DATUM(distarg));
+	Numeric		b = PG_GETARG_NUMERIC(1 - distarg);
+	int			c = DatumGetInt32(DirectFunctionCall2(numeric_cmp, a, NumericGetDatum(b)));
+
+	pfree(DatumGetPointer(a));
+	PG_FREE_IF_COPY(b, 1 - distarg);
+	return distarg == 0 ? c : -c;
+}
+
+static int
+distid_int_compare(const distid *a, int64 b)
+{
+	idg_u128	v = idg_load_be96(a->data);
+
+	if (b < 0)
+		return 1;
+	return v < (idg_u128) b ? -1 : v > (idg_u128) b;
+}
+
+#define DISTID_CROSS_OP(name, test, compare) \
+	PG_FUNCTION_INFO_V1(name); \
+	Datum name(PG_FUNCTION_ARGS); \
+	Datum \
+	name(PG_FUNCTION_ARGS) \
+	{ \
+		PG_RETURN_BOOL((compare) test 0); \
+	}
+
+#define DISTID_CROSS_OPS(prefix, compare) \
+	DISTID_CROSS_OP(prefix##_eq, ==, compare) \
+	DISTID_CROSS_OP(prefix##_ne, !=, compare) \
+	DISTID_CROSS_OP(prefix##_lt, <, compare) \
+	DISTID_CROSS_OP(prefix##_le, <=, compare) \
+	DISTID_CROSS_OP(prefix##_gt, >, compare) \
+	DISTID_CROSS_OP(prefix##_ge, >=, compare) \
+	PG_FUNCTION_INFO_V1(prefix##_cmp); \
+	Datum prefix##_cmp(PG_FUNCTION_ARGS); \
+	Datum \
+	prefix##_cmp(PG_FUNCTION_ARGS) \
+	{ \
+		PG_RETURN_INT32(compare); \
+	}
+
+DISTID_CROSS_OPS(distid_numeric, distid_numeric_compare(fcinfo, 0))
+DISTID_CROSS_OPS(numeric_distid, distid_numeric_compare(fcinfo, 1))
+DISTID_CROSS_OPS(distid_int8, distid_int_compare(PG_GETARG_DISTID_P(0), PG_GETARG_INT64(1)))
+DISTID_CROSS_OPS(int8_distid, -distid_int_compare(PG_GETARG_DISTID_P(1), PG_GETARG_INT64(0)))
+DISTID_CROSS_OPS(distid_int4, distid_int_compare(PG_GETARG_DISTID_P(0), PG_GETARG_INT32(1)))
+DISTID_CROSS_OPS(int4_distid, -distid_int_compare(PG_GETARG_DISTID_P(1), PG_GETARG_INT32(0)))
+DISTID_CROSS_OPS(distid_int2, distid_int_compare(PG_GETARG_DISTID_P(0), PG_GETARG_INT16(1)))
+DISTID_CROSS_OPS(int2_distid, -distid_int_compare(PG_GETARG_DISTID_P(1), PG_GETARG_INT16(0)))
