@@ -5,10 +5,10 @@
 # -Werror, the unit tests (cmocka; src/random.c against the server's
 # headers), its exported symbols, pg_regress against a scratch cluster, the
 # TAP tests (PostgreSQL::Test::Cluster), the client programs
-# (test/clients/run.sh), the packaging (test/package/run.sh; a Debian
-# package only for the majors pg_buildext builds for: 15 on Debian 12), the
-# benchmark harness at tiny sizes, a Citus cluster (test/citus; on the
-# majors Citus supports), and idgen under the operations tools where they
+# (test/clients/run.sh), the ORM programs (test/orm/run.sh), the packaging
+# (test/package/run.sh; a Debian package only for the majors pg_buildext
+# builds for: 15 on Debian 12), the benchmark harness at tiny sizes, a
+# Citus cluster (test/citus; on the majors Citus supports), and idgen under the operations tools where they
 # support the major (test/ops: Patroni, pgBackRest); after every major,
 # pg_upgrade between the majors tested (test/ops/pgupgrade.sh).
 # Ends with one line "idgen: N passed, M failed" (", K skipped" added when
@@ -24,6 +24,7 @@
 # space in $IDGEN_WORK (per major); it starts and stops any cluster it needs.
 source "$(dirname "$0")/lib.sh"
 source "$IDGEN_ROOT/test/clients/run.sh"
+source "$IDGEN_ROOT/test/orm/run.sh"
 source "$IDGEN_ROOT/test/package/run.sh"
 source "$IDGEN_ROOT/test/pgbuild/run.sh"
 source "$IDGEN_ROOT/test/ops/common.sh"
@@ -34,7 +35,7 @@ source "$IDGEN_ROOT/test/ops/patroni.sh"
 ONCE_SUITES=(fuzz pgbuild)
 # unit: test_random builds src/random.c against the server's headers
 # patroni, pgbackrest: the operations tools (test/ops/), where they support the major
-VERSION_SUITES=(unit symbols regress tap clients package bench citus patroni pgbackrest)
+VERSION_SUITES=(unit symbols regress tap clients orm package bench citus patroni pgbackrest)
 
 # wanted SUITE: is it in IDGEN_SUITES (all when unset)?
 wanted() {
