@@ -8,8 +8,9 @@
 # (test/clients/run.sh), the ORM programs (test/orm/run.sh), the packaging
 # (test/package/run.sh; a Debian package only for the majors pg_buildext
 # builds for: 15 on Debian 12), the benchmark harness at tiny sizes, a
-# Citus cluster (test/citus; on the majors Citus supports), and idgen under the operations tools where they
-# support the major (test/ops: Patroni, pgBackRest); after every major,
+# Citus cluster (test/citus; on the majors Citus supports), and idgen
+# under the operations tools where they support the major (test/ops:
+# Patroni, pgBackRest); after every major,
 # pg_upgrade between the majors tested (test/ops/pgupgrade.sh).
 # Ends with one line "idgen: N passed, M failed" (", K skipped" added when
 # something was skipped).
