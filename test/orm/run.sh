@@ -51,7 +51,7 @@ run_orm() {
 		go run "$src/pgx/main.go"
 	# node_modules stays in the scratch copy, npm's cache in the user's ~/.npm
 	local js
-	for js in knex sequelize; do
+	for js in knex sequelize typeorm; do
 		orm_program "$js" "$dir/$js.log" bash -c \
 			'cd "$1" && npm ci --no-audit --no-fund --loglevel=error && node "test_$2.js"' \
 			npm-ci "$src/$js" "$js"
