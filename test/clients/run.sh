@@ -5,7 +5,8 @@
 # and idgen.worker_id set, listening on a free loopback port (pgjdbc has no
 # Unix sockets); README's SQL examples in a database of their own
 # (test/clients/readme_sql.py: each runs, and gives the value its comment
-# names); then the check that doc/clients.md quotes these programs.
+# names); then the check that doc/clients.md quotes these programs and the
+# ORM programs (test/orm/run.sh).
 
 run_clients() {
 	local src=$IDGEN_BUILD/test/clients dir=$IDGEN_WORK/clients port rc try started=
@@ -60,6 +61,6 @@ run_clients() {
 	rc=0
 	(cd "$IDGEN_BUILD" && /usr/bin/python3 test/clients/readme_check.py doc/clients.md \
 		test/clients/python/test_psycopg.py test/clients/node/test_pg.js \
-		test/clients/java/IdgenJdbc.java) >"$dir/readme.log" 2>&1 || rc=$?
+		test/clients/java/IdgenJdbc.java "${IDGEN_ORM_README[@]}") >"$dir/readme.log" 2>&1 || rc=$?
 	record_log clients-readme "$dir/readme.log" $rc
 }

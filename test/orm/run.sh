@@ -9,6 +9,14 @@
 # Debian's packaged libraries (/usr/share/gocode), its build cache in the
 # scratch directory.  Their Debian packages are in IDGEN_PACKAGES (tools/lib.sh).
 
+# the files doc/clients.md quotes ("ORMs and query builders"), for the
+# clients suite's check of that page (test/clients/readme_check.py)
+IDGEN_ORM_README=(test/orm/sqlalchemy/test_sqlalchemy.py test/orm/django/test_django.py
+	test/orm/django/shop/fields.py test/orm/django/shop/models.py
+	test/orm/django/shop/migrations/0001_initial.py test/orm/activerecord/test_activerecord.rb
+	test/orm/pgx/main.go test/orm/knex/test_knex.js test/orm/sequelize/test_sequelize.js
+	test/orm/typeorm/test_typeorm.js)
+
 # orm_program NAME LOG COMMAND...: COMMAND against a new database orm_NAME,
 # counted as orm-NAME
 orm_program() {
