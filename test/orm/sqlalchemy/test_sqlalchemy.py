@@ -85,7 +85,7 @@ class Event(Base):
 # README end: sqlalchemy-models
 
 
-def main():
+def run():
     engine = create_engine("postgresql+psycopg2://", future=True)  # PGHOST, PGDATABASE ...
     # README begin: sqlalchemy-schema
     Base.metadata.create_all(engine)
@@ -155,6 +155,12 @@ def main():
         check("a lookup by uuid.UUID prunes to one partition's index",
               len(set(re.findall(r"events_\d{8}", pruned))) == 1 and "Index Cond" in pruned, pruned)
 
+
+def main():
+    try:
+        run()
+    except Exception as e:  # counted, so that the summary line still comes
+        check("the program ran", False, f"{type(e).__name__}: {e}")
     print(f"sqlalchemy: {passed} passed, {failed} failed")
     return 1 if failed or not passed else 0
 
