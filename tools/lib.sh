@@ -30,9 +30,11 @@ IDGEN_PACKAGES=(make gcc perl postgresql-$IDGEN_PG_DEBIAN postgresql-server-dev-
 # the client programs (test/clients) and the Debian package (debian/)
 IDGEN_PACKAGES+=(python3-psycopg libpostgresql-jdbc-java default-jdk-headless
 	build-essential debhelper dpkg-dev postgresql-server-dev-all autopkgtest)
+# the client adapters (clients/python): psycopg 2 and psycopg 3's pool
+IDGEN_PACKAGES+=(python3-psycopg2 python3-psycopg-pool)
 # the ORM programs (test/orm; the Node ones come from npm)
-IDGEN_PACKAGES+=(python3-sqlalchemy python3-django python3-psycopg2 ruby-activerecord ruby-pg
-	golang-go golang-github-jackc-pgx-v4-dev)
+IDGEN_PACKAGES+=(python3-sqlalchemy python3-django ruby-activerecord ruby-pg golang-go
+	golang-github-jackc-pgx-v4-dev)
 # the operations tools test/ops runs idgen under: Patroni (with its built-in
 # Raft store), pgBackRest
 IDGEN_PACKAGES+=(patroni python3-pysyncobj pgbackrest)

@@ -66,7 +66,7 @@ record() {
 # non-zero without counting a failure.
 record_log() {
 	local line p f
-	line=$(grep -E "^[a-z-]+: [0-9]+ passed, [0-9]+ failed$" "$2" | tail -n 1 || true)
+	line=$(grep -E "^[a-z0-9-]+: [0-9]+ passed, [0-9]+ failed$" "$2" | tail -n 1 || true)
 	p=$(echo "$line" | sed -n 's/.*: \([0-9]*\) passed.*/\1/p')
 	f=$(echo "$line" | sed -n 's/.*, \([0-9]*\) failed$/\1/p')
 	p=${p:-0} f=${f:-0}
