@@ -16,10 +16,12 @@ import uuid
 from decimal import Decimal
 
 import django
-import psycopg2.extensions
 from django.conf import settings
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+# the adapters as a user installs them: clients/python of this repository
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "clients", "python"))
 settings.configure(
     DATABASES={"default": {
         "ENGINE": "django.db.backends.postgresql",
@@ -50,19 +52,12 @@ def check(what, ok, detail=""):
 
 
 # README begin: django-connection
-def register_idgen(pg_conn):
-    """iuid as uuid.UUID, distid as int, from psycopg2 itself (RETURNING too)."""
-    with pg_conn.cursor() as cur:
-        cur.execute("SELECT 'iuid'::regtype::oid, 'distid'::regtype::oid")
-        iuid_oid, distid_oid = cur.fetchone()
-    for oid, name, cast in ((iuid_oid, "IUID", uuid.UUID), (distid_oid, "DISTID", int)):
-        psycopg2.extensions.register_type(psycopg2.extensions.new_type(
-            (oid,), name, lambda v, cur, cast=cast: None if v is None else cast(v)), pg_conn)
+from idgen_adapters.psycopg2 import register_idgen  # noqa: E402 (clients/python)
 
 
 @receiver(connection_created)
 def on_connect(sender, connection, **kwargs):  # in an AppConfig.ready() of a project
-    register_idgen(connection.connection)
+    register_idgen(connection.connection)  # iuid as uuid.UUID, distid as int, RETURNING too
 # README end: django-connection
 
 

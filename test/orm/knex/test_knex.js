@@ -16,19 +16,11 @@ function check (what, ok, detail) {
 }
 
 // README begin: knex-connection
-// distid as a BigInt (28 digits do not fit a Number), iuid as a string;
-// the types' oids differ between databases: looked up on each new connection
-async function registerIdgen (client) {
-  const { rows } = await client.query(
-    "SELECT oid, typarray FROM pg_type WHERE oid IN ('iuid'::regtype, 'distid'::regtype)" +
-    " ORDER BY typname = 'distid'")
-  const [iuid, distid] = rows
-  const parseTextArray = require('pg').types.getTypeParser(1009) // text[]
-  client.setTypeParser(distid.oid, BigInt)
-  client.setTypeParser(distid.typarray, (t) => parseTextArray(t).map((v) => v && BigInt(v)))
-  client.setTypeParser(iuid.typarray, parseTextArray)
-}
+const { registerIdgen } = require('idgen-pg-types') // clients/node
 
+// distid as a BigInt (28 digits do not fit a Number), arrays as arrays: the
+// parsers go by oid, which differs between databases, so each new connection
+// of the pool looks them up
 const knex = knexFactory({
   client: 'pg',
   connection: {}, // PGHOST, PGDATABASE ...

@@ -18,14 +18,11 @@ function check (what, ok, detail) {
 
 const env = process.env
 // README begin: sequelize-models
+const { registerIdgen } = require('idgen-pg-types') // clients/node
+
 const sequelize = new Sequelize(env.PGDATABASE, env.PGUSER, env.PGPASSWORD, {
   dialect: 'postgres', host: env.PGHOST, port: env.PGPORT, logging: false,
-  hooks: { // distid as a BigInt on every new connection (the oid differs between databases)
-    afterConnect: async (client) => {
-      const { rows: [{ oid }] } = await client.query("SELECT 'distid'::regtype::oid AS oid")
-      client.setTypeParser(oid, BigInt)
-    }
-  }
+  hooks: { afterConnect: registerIdgen } // distid as a BigInt, on every new connection
 })
 
 // a type Sequelize does not know is given as its SQL name

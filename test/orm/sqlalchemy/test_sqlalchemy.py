@@ -8,15 +8,20 @@ range-partitioned by its iuid key (partitions by idgen_create_partitions).
 Connects through the PG* environment variables.  Prints "sqlalchemy: N
 passed, M failed" and exits 1 on a failure.
 """
+import os
 import re
 import sys
 import uuid
 from decimal import Decimal
 
-from sqlalchemy import (Column, ForeignKey, Integer, Text, create_engine, func, insert,
-                        select, text)
+from sqlalchemy import (Column, ForeignKey, Integer, Text, create_engine, event, func,
+                        insert, select, text)
 from sqlalchemy.orm import Session, declarative_base, relationship
 from sqlalchemy.types import UserDefinedType
+
+# the adapters as a user installs them: clients/python of this repository
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                                "clients", "python"))
 
 passed = failed = 0
 
@@ -28,32 +33,31 @@ def check(what, ok, detail=""):
 
 
 # README begin: sqlalchemy-types
-class Iuid(UserDefinedType):
-    """iuid: a uuid.UUID in Python; sent as a uuid (iuid = uuid compares)."""
+from idgen_adapters.psycopg2 import register_idgen  # noqa: E402 (clients/python)
+
+
+class IuidType(UserDefinedType):
+    """An iuid column: values are uuid.UUIDs (the adapter's Iuid when read)."""
     cache_ok = True
 
     def get_col_spec(self, **kw):
         return "iuid"
 
-    def bind_processor(self, dialect):
-        return None  # psycopg2 sends a uuid.UUID as '...'::uuid
 
-    def result_processor(self, dialect, coltype):
-        return lambda v: v if v is None or isinstance(v, uuid.UUID) else uuid.UUID(v)
-
-
-class Distid(UserDefinedType):
-    """distid: an int in Python; sent as a number (distid = numeric, int8 compare)."""
+class DistidType(UserDefinedType):
+    """A distid column: values are ints (the adapter's Distid when read)."""
     cache_ok = True
 
     def get_col_spec(self, **kw):
         return "distid"
 
-    def bind_processor(self, dialect):
-        return None
 
-    def result_processor(self, dialect, coltype):
-        return lambda v: v if v is None else int(v)
+engine = create_engine("postgresql+psycopg2://", future=True)  # PGHOST, PGDATABASE ...
+
+
+@event.listens_for(engine, "connect")
+def on_connect(dbapi_connection, connection_record):
+    register_idgen(dbapi_connection)  # on every new connection of the pool
 # README end: sqlalchemy-types
 
 
@@ -63,15 +67,15 @@ Base = declarative_base()
 # README begin: sqlalchemy-models
 class Order(Base):
     __tablename__ = "orders"
-    id = Column(Iuid, primary_key=True, server_default=text("iuid_generate(42, 1)"))
+    id = Column(IuidType, primary_key=True, server_default=text("iuid_generate(42, 1)"))
     item = Column(Text, nullable=False)
     lines = relationship("Line", back_populates="order")
 
 
 class Line(Base):
     __tablename__ = "order_lines"
-    id = Column(Distid, primary_key=True, server_default=text("distid_generate()"))
-    order_id = Column(Iuid, ForeignKey("orders.id"), nullable=False)
+    id = Column(DistidType, primary_key=True, server_default=text("distid_generate()"))
+    order_id = Column(IuidType, ForeignKey("orders.id"), nullable=False)
     qty = Column(Integer, nullable=False)
     order = relationship("Order", back_populates="lines")
 
@@ -80,13 +84,12 @@ class Event(Base):
     """Range-partitioned by its key: ids sort by time."""
     __tablename__ = "events"
     __table_args__ = {"postgresql_partition_by": "RANGE (id)"}
-    id = Column(Iuid, primary_key=True, server_default=text("iuid_generate(42, 2)"))
+    id = Column(IuidType, primary_key=True, server_default=text("iuid_generate(42, 2)"))
     payload = Column(Text)
 # README end: sqlalchemy-models
 
 
 def run():
-    engine = create_engine("postgresql+psycopg2://", future=True)  # PGHOST, PGDATABASE ...
     # README begin: sqlalchemy-schema
     Base.metadata.create_all(engine)
     with engine.begin() as conn:  # this month and the next two, from a scheduled job in production
