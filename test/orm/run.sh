@@ -53,9 +53,10 @@ run_orm() {
 		/usr/bin/python3 "$src/django/test_django.py"
 	orm_program activerecord "$dir/activerecord.log" \
 		ruby "$src/activerecord/test_activerecord.rb"
-	# offline: Debian's pgx v4 from GOPATH, no modules, no proxy
+	# offline: Debian's pgx v4 from GOPATH, no modules, no proxy; the build
+	# cache is shared by the majors of this run
 	orm_program pgx "$dir/pgx.log" env GO111MODULE=off GOPATH=/usr/share/gocode \
-		GOCACHE="$dir/go-build" GOFLAGS= GOPROXY=off \
+		GOCACHE="$IDGEN_TOP/go-build" GOFLAGS= GOPROXY=off \
 		go run "$src/pgx/main.go"
 	# node_modules stays in the scratch copy, npm's cache in the user's ~/.npm
 	local js
