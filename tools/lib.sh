@@ -216,6 +216,23 @@ idgen_cluster_start() {
 	export PGHOST=$sock PGPORT=5439 PGUSER=postgres PGDATABASE=postgres
 }
 
+# idgen_cluster_start_loopback [extra postgresql.conf lines...]: the same,
+# listening on a free loopback port too (PGPORT); for clients without Unix
+# sockets.  A port free a moment ago may be taken before the server binds
+# it: three tries.
+idgen_cluster_start_loopback() {
+	local port try
+	for try in 1 2 3; do
+		port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+		as_server rm -rf "$IDGEN_WORK/data"
+		if idgen_cluster_start "$@" "listen_addresses = '127.0.0.1'" "port = $port"; then
+			export PGPORT=$port
+			return 0
+		fi
+	done
+	return 1
+}
+
 # Everything up to a running scratch cluster: packages, build, install.
 idgen_setup_cluster() {
 	idgen_deps

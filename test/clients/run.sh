@@ -9,19 +9,9 @@
 # ORM programs (test/orm/run.sh).
 
 run_clients() {
-	local src=$IDGEN_BUILD/test/clients dir=$IDGEN_WORK/clients port rc try started=
+	local src=$IDGEN_BUILD/test/clients dir=$IDGEN_WORK/clients rc
 	mkdir -p "$dir"
-	# a port free a moment ago may be taken before the server binds it: retry
-	for try in 1 2 3; do
-		port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-		as_server rm -rf "$IDGEN_WORK/data"
-		if idgen_cluster_start "idgen.worker_id = 7" "listen_addresses = '127.0.0.1'" "port = $port"; then
-			started=1
-			break
-		fi
-	done
-	export PGPORT=$port
-	if [ -z "$started" ] || ! idgen_psql -c 'CREATE EXTENSION idgen'; then
+	if ! idgen_cluster_start_loopback "idgen.worker_id = 7" || ! idgen_psql -c 'CREATE EXTENSION idgen'; then
 		record clients 0 1
 		return 0
 	fi
@@ -43,7 +33,7 @@ run_clients() {
 	{ javac -d "$dir/java" -cp /usr/share/java/postgresql.jar "$src/java/IdgenJdbc.java" \
 			"$IDGEN_BUILD/clients/java/src/main/java/org/idgen/jdbc/IdgenTypes.java" &&
 		java -cp "/usr/share/java/postgresql.jar:$dir/java" IdgenJdbc \
-			"jdbc:postgresql://127.0.0.1:$port/$PGDATABASE?user=$PGUSER"; } >"$dir/jdbc.log" 2>&1 || rc=$?
+			"jdbc:postgresql://127.0.0.1:$PGPORT/$PGDATABASE?user=$PGUSER"; } >"$dir/jdbc.log" 2>&1 || rc=$?
 	record_log clients-jdbc "$dir/jdbc.log" $rc
 
 	rc=0

@@ -29,23 +29,13 @@ orm_program() {
 }
 
 run_orm() {
-	local src=$IDGEN_BUILD/test/orm dir=$IDGEN_WORK/orm port try started= t0 t1
+	local src=$IDGEN_BUILD/test/orm dir=$IDGEN_WORK/orm t0 t1 js
 	t0=$(date +%s)
 	mkdir -p "$dir"
-	# a port free a moment ago may be taken before the server binds it: retry
-	for try in 1 2 3; do
-		port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-		as_server rm -rf "$IDGEN_WORK/data"
-		if idgen_cluster_start "idgen.worker_id = 7" "listen_addresses = '127.0.0.1'" "port = $port"; then
-			started=1
-			break
-		fi
-	done
-	if [ -z "$started" ]; then
+	if ! idgen_cluster_start_loopback "idgen.worker_id = 7"; then
 		record orm 0 1
 		return 0
 	fi
-	export PGPORT=$port
 
 	orm_program sqlalchemy "$dir/sqlalchemy.log" \
 		/usr/bin/python3 "$src/sqlalchemy/test_sqlalchemy.py"
@@ -59,7 +49,6 @@ run_orm() {
 		GOCACHE="$IDGEN_TOP/go-build" GOFLAGS= GOPROXY=off \
 		go run "$src/pgx/main.go"
 	# node_modules stays in the scratch copy, npm's cache in the user's ~/.npm
-	local js
 	for js in knex sequelize typeorm; do
 		orm_program "$js" "$dir/$js.log" bash -c \
 			'cd "$1" && npm ci --no-audit --no-fund --loglevel=error && node "test_$2.js"' \
