@@ -146,53 +146,32 @@ INSERT INTO n_vals VALUES (0), (1), (-1), (41.5), (42), (42.0000001), (-32768), 
 	(2147483647), (9223372036854775807), (-9223372036854775808), (9223372036854775808),
 	(18446744073709551616), (1088824355131185736905670087), (1088824355131185736905670087.5),
 	(9999999999999999999999999999), (10000000000000000000000000000), ('NaN'), ('Infinity'), ('-Infinity');
--- numeric's own comparison of the same numbers is the reference
-SELECT d.v, n.n, 'numeric' AS type
-FROM d_vals d, n_vals n
-WHERE (d.v = n.n) IS DISTINCT FROM (d.v::numeric = n.n) OR (n.n = d.v) IS DISTINCT FROM (n.n = d.v::numeric)
-   OR (d.v <> n.n) IS DISTINCT FROM (d.v::numeric <> n.n) OR (n.n <> d.v) IS DISTINCT FROM (n.n <> d.v::numeric)
-   OR (d.v < n.n) IS DISTINCT FROM (d.v::numeric < n.n) OR (n.n < d.v) IS DISTINCT FROM (n.n < d.v::numeric)
-   OR (d.v <= n.n) IS DISTINCT FROM (d.v::numeric <= n.n) OR (n.n <= d.v) IS DISTINCT FROM (n.n <= d.v::numeric)
-   OR (d.v > n.n) IS DISTINCT FROM (d.v::numeric > n.n) OR (n.n > d.v) IS DISTINCT FROM (n.n > d.v::numeric)
-   OR (d.v >= n.n) IS DISTINCT FROM (d.v::numeric >= n.n) OR (n.n >= d.v) IS DISTINCT FROM (n.n >= d.v::numeric)
-   OR distid_numeric_cmp(d.v, n.n) IS DISTINCT FROM numeric_cmp(d.v::numeric, n.n)
-   OR numeric_distid_cmp(n.n, d.v) IS DISTINCT FROM numeric_cmp(n.n, d.v::numeric)
-UNION ALL
-SELECT d.v, n.n, 'int8'
-FROM d_vals d, n_vals n, LATERAL (SELECT n.n::int8 AS i) c
-WHERE n.n BETWEEN -9223372036854775808 AND 9223372036854775807 AND n.n = round(n.n)
-  AND ((d.v = c.i) IS DISTINCT FROM (d.v::numeric = n.n) OR (c.i = d.v) IS DISTINCT FROM (n.n = d.v::numeric)
-    OR (d.v <> c.i) IS DISTINCT FROM (d.v::numeric <> n.n) OR (c.i <> d.v) IS DISTINCT FROM (n.n <> d.v::numeric)
-    OR (d.v < c.i) IS DISTINCT FROM (d.v::numeric < n.n) OR (c.i < d.v) IS DISTINCT FROM (n.n < d.v::numeric)
-    OR (d.v <= c.i) IS DISTINCT FROM (d.v::numeric <= n.n) OR (c.i <= d.v) IS DISTINCT FROM (n.n <= d.v::numeric)
-    OR (d.v > c.i) IS DISTINCT FROM (d.v::numeric > n.n) OR (c.i > d.v) IS DISTINCT FROM (n.n > d.v::numeric)
-    OR (d.v >= c.i) IS DISTINCT FROM (d.v::numeric >= n.n) OR (c.i >= d.v) IS DISTINCT FROM (n.n >= d.v::numeric)
-    OR distid_int8_cmp(d.v, c.i) IS DISTINCT FROM numeric_cmp(d.v::numeric, n.n)
-    OR int8_distid_cmp(c.i, d.v) IS DISTINCT FROM numeric_cmp(n.n, d.v::numeric))
-UNION ALL
-SELECT d.v, n.n, 'int4'
-FROM d_vals d, n_vals n, LATERAL (SELECT n.n::int4 AS i) c
-WHERE n.n BETWEEN -2147483648 AND 2147483647 AND n.n = round(n.n)
-  AND ((d.v = c.i) IS DISTINCT FROM (d.v::numeric = n.n) OR (c.i = d.v) IS DISTINCT FROM (n.n = d.v::numeric)
-    OR (d.v <> c.i) IS DISTINCT FROM (d.v::numeric <> n.n) OR (c.i <> d.v) IS DISTINCT FROM (n.n <> d.v::numeric)
-    OR (d.v < c.i) IS DISTINCT FROM (d.v::numeric < n.n) OR (c.i < d.v) IS DISTINCT FROM (n.n < d.v::numeric)
-    OR (d.v <= c.i) IS DISTINCT FROM (d.v::numeric <= n.n) OR (c.i <= d.v) IS DISTINCT FROM (n.n <= d.v::numeric)
-    OR (d.v > c.i) IS DISTINCT FROM (d.v::numeric > n.n) OR (c.i > d.v) IS DISTINCT FROM (n.n > d.v::numeric)
-    OR (d.v >= c.i) IS DISTINCT FROM (d.v::numeric >= n.n) OR (c.i >= d.v) IS DISTINCT FROM (n.n >= d.v::numeric)
-    OR distid_int4_cmp(d.v, c.i) IS DISTINCT FROM numeric_cmp(d.v::numeric, n.n)
-    OR int4_distid_cmp(c.i, d.v) IS DISTINCT FROM numeric_cmp(n.n, d.v::numeric))
-UNION ALL
-SELECT d.v, n.n, 'int2'
-FROM d_vals d, n_vals n, LATERAL (SELECT n.n::int2 AS i) c
-WHERE n.n BETWEEN -32768 AND 32767 AND n.n = round(n.n)
-  AND ((d.v = c.i) IS DISTINCT FROM (d.v::numeric = n.n) OR (c.i = d.v) IS DISTINCT FROM (n.n = d.v::numeric)
-    OR (d.v <> c.i) IS DISTINCT FROM (d.v::numeric <> n.n) OR (c.i <> d.v) IS DISTINCT FROM (n.n <> d.v::numeric)
-    OR (d.v < c.i) IS DISTINCT FROM (d.v::numeric < n.n) OR (c.i < d.v) IS DISTINCT FROM (n.n < d.v::numeric)
-    OR (d.v <= c.i) IS DISTINCT FROM (d.v::numeric <= n.n) OR (c.i <= d.v) IS DISTINCT FROM (n.n <= d.v::numeric)
-    OR (d.v > c.i) IS DISTINCT FROM (d.v::numeric > n.n) OR (c.i > d.v) IS DISTINCT FROM (n.n > d.v::numeric)
-    OR (d.v >= c.i) IS DISTINCT FROM (d.v::numeric >= n.n) OR (c.i >= d.v) IS DISTINCT FROM (n.n >= d.v::numeric)
-    OR distid_int2_cmp(d.v, c.i) IS DISTINCT FROM numeric_cmp(d.v::numeric, n.n)
-    OR int2_distid_cmp(c.i, d.v) IS DISTINCT FROM numeric_cmp(n.n, d.v::numeric));
+-- numeric's own comparison of the same numbers is the reference: the rows
+-- where an operator or the btree comparison function of distid with TYPE (in
+-- either order) disagrees with it, over the numbers TYPE can hold (all of
+-- them for numeric)
+CREATE FUNCTION pg_temp.mismatches(type text, lo numeric DEFAULT NULL, hi numeric DEFAULT NULL)
+RETURNS TABLE (v distid, n numeric) LANGUAGE plpgsql AS $$
+DECLARE
+	cond text := '';
+	op text;
+BEGIN
+	FOREACH op IN ARRAY ARRAY['=', '<>', '<', '<=', '>', '>='] LOOP
+		cond := cond || format(' OR (d.v %1$s c.i) IS DISTINCT FROM (d.v::numeric %1$s n.n)'
+			' OR (c.i %1$s d.v) IS DISTINCT FROM (n.n %1$s d.v::numeric)', op);
+	END LOOP;
+	RETURN QUERY EXECUTE format(
+		'SELECT d.v, n.n FROM d_vals d, n_vals n, LATERAL (SELECT n.n::%1$s AS i) c'
+		' WHERE ($3 OR (n.n BETWEEN $1 AND $2 AND n.n = round(n.n)))', type)
+		|| format(' AND (false%s', cond)
+		|| format(' OR distid_%1$s_cmp(d.v, c.i) IS DISTINCT FROM numeric_cmp(d.v::numeric, n.n)'
+			' OR %1$s_distid_cmp(c.i, d.v) IS DISTINCT FROM numeric_cmp(n.n, d.v::numeric))', type)
+		USING lo, hi, type = 'numeric';
+END $$;
+SELECT * FROM pg_temp.mismatches('numeric')
+UNION ALL SELECT * FROM pg_temp.mismatches('int8', -9223372036854775808, 9223372036854775807)
+UNION ALL SELECT * FROM pg_temp.mismatches('int4', -2147483648, 2147483647)
+UNION ALL SELECT * FROM pg_temp.mismatches('int2', -32768, 32767);
 -- the pairs compared, per type
 SELECT count(*) AS numeric_pairs,
        count(*) FILTER (WHERE n.n BETWEEN -9223372036854775808 AND 9223372036854775807 AND n.n = round(n.n)) AS int8_pairs,
@@ -212,5 +191,6 @@ JOIN pg_opfamily f ON f.oid = ao.amopfamily JOIN pg_am am ON am.oid = f.opfmetho
 WHERE o.oprname = '=' AND f.opfname IN ('iuid_ops', 'distid_ops')
 GROUP BY o.oid ORDER BY 1::text;
 
+DROP FUNCTION pg_temp.mismatches(text, numeric, numeric);
 DROP TABLE payments, orders, u_vals, d_vals, n_vals;
 DROP EXTENSION idgen;

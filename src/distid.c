@@ -495,20 +495,91 @@ bigint_from_alphanumeric_sql(PG_FUNCTION_ARGS)
 /*
  * Comparisons with numeric and the integer types, for the parameters drivers
  * send (SPEC.md): they compare values and never validate, so a fraction, a
- * negative number or one above 10^28-1 simply sorts before or after every
- * distid.  numeric is compared as numeric (NaN and infinities included); the
- * copies made here are freed, as a btree scan calls this in a long-lived
- * context.
+ * negative number, one above 10^28-1, NaN or an infinity simply sorts before
+ * or after every distid, where numeric sorts it.
+ *
+ * A numeric is reduced to where it falls among distids: below all, above all,
+ * or at a whole number v (plus a fraction, so between v and v + 1).  A btree
+ * scan compares many distids with one numeric, so the last reduction is kept
+ * in fn_extra, with the numeric's bytes that it describes.
  */
+typedef struct numeric_place
+{
+	int			outside;		/* -1 below every distid, 1 above, 0 at v */
+	bool		fraction;		/* above v by a fraction */
+	uint8		v[DISTID_LEN];	/* as a distid's bytes (a palloc'd idg_u128 could be misaligned) */
+	Size		len;			/* of the numeric in bytes[] */
+	Size		space;			/* allocated for bytes[] */
+	char		bytes[FLEXIBLE_ARRAY_MEMBER];
+} numeric_place;
+
+static void
+place_numeric(Numeric num, numeric_place *p)
+{
+	char	   *text = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(num)));
+	char	   *dot = strchr(text, '.');
+	size_t		offset;
+	idg_u128	v;
+
+	p->outside = 0;
+	p->fraction = false;
+	if (text[0] == '-')
+		p->outside = -1;		/* negative, or -Infinity */
+	else if (strcmp(text, "NaN") == 0 || strcmp(text, "Infinity") == 0)
+		p->outside = 1;			/* numeric sorts NaN above every number */
+	else
+	{
+		if (dot != NULL)
+		{
+			p->fraction = strspn(dot + 1, "0") != strlen(dot + 1);
+			*dot = '\0';
+		}
+		if (distid_parse_decimal(text, &v, &offset) == DISTID_PARSE_OK)
+			idg_store_be96(p->v, v);
+		else
+			p->outside = 1;		/* above 10^28-1 */
+	}
+	pfree(text);
+}
+
 static int
 distid_numeric_compare(FunctionCallInfo fcinfo, int distarg)
 {
-	Datum		a = DirectFunctionCall1(distid_to_numeric, PG_GETARG_DATUM(distarg));
-	Numeric		b = PG_GETARG_NUMERIC(1 - distarg);
-	int			c = DatumGetInt32(DirectFunctionCall2(numeric_cmp, a, NumericGetDatum(b)));
+	const uint8 *d = PG_GETARG_DISTID_P(distarg)->data;
+	Numeric		num = PG_GETARG_NUMERIC(1 - distarg);
+	Size		len = VARSIZE(num);
+	FmgrInfo   *flinfo = fcinfo->flinfo;
+	numeric_place *p = flinfo != NULL ? (numeric_place *) flinfo->fn_extra : NULL;
+	numeric_place local;
+	int			c;
 
-	pfree(DatumGetPointer(a));
-	PG_FREE_IF_COPY(b, 1 - distarg);
+	if (p == NULL || p->len != len || memcmp(p->bytes, num, len) != 0)
+	{
+		if (flinfo == NULL)
+			p = &local;
+		else
+		{
+			if (p == NULL || p->space < len)
+			{
+				if (p != NULL)
+					pfree(p);
+				p = MemoryContextAlloc(flinfo->fn_mcxt,
+									   offsetof(numeric_place, bytes) + Max(len, 32));
+				p->space = Max(len, 32);
+				flinfo->fn_extra = p;
+			}
+			memcpy(p->bytes, num, len);
+			p->len = len;
+		}
+		place_numeric(num, p);
+	}
+	if (p->outside != 0)
+		c = -p->outside;
+	else if ((c = memcmp(d, p->v, DISTID_LEN)) != 0)
+		c = c < 0 ? -1 : 1;
+	else
+		c = p->fraction ? -1 : 0;
+	PG_FREE_IF_COPY(num, 1 - distarg);
 	return distarg == 0 ? c : -c;
 }
 

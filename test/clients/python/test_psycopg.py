@@ -9,29 +9,16 @@ The regions between "README begin/end" lines are quoted verbatim in doc/clients.
 """
 import datetime
 import decimal
-import os
 import sys
 import uuid
 
 import psycopg
 
-# the adapters as a user installs them: clients/python of this repository
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
-                                "clients", "python"))
-from idgen_adapters.psycopg import Base36id, Distid, Flaxid, Iuid, register_idgen  # noqa: E402
+# checks also puts clients/python on the path
+from checks import check, check_not_installed, guarded, summary
+from idgen_adapters.psycopg import Base36id, Distid, Flaxid, Iuid, register_idgen
 
 
-PASSED = FAILED = 0
-
-
-def check(name, ok, detail=""):
-    global PASSED, FAILED
-    if ok:
-        PASSED += 1
-        print(f"ok - {name}")
-    else:
-        FAILED += 1
-        print(f"not ok - {name} {detail}")
 
 
 # type, DEFAULT generator, a SPEC.md vector, an extractor and what it gives for the vector
@@ -48,12 +35,6 @@ CASES = [
 ]
 
 
-def guarded(what, fn, *args):
-    """Run fn; an exception counts as one failure and the next part still runs."""
-    try:
-        fn(*args)
-    except Exception as e:  # noqa: BLE001 - any error is a failed check
-        check(what, False, f"raised {type(e).__name__}: {e}")
 
 
 def per_type(conn, binary, name, cls, default, vector, extractor, expected):
@@ -252,14 +233,8 @@ def without_adapters():
 
 
 def not_installed():
-    # the scratch cluster has idgen in its database postgres only
     with psycopg.connect(dbname="template1") as conn:
-        try:
-            register_idgen(conn)
-            check("register_idgen where idgen is not installed raises LookupError", False)
-        except LookupError as e:
-            check("register_idgen where idgen is not installed raises LookupError",
-                  "CREATE EXTENSION idgen" in str(e), str(e))
+        check_not_installed(register_idgen, conn)
 
 
 def main():
@@ -276,8 +251,7 @@ def main():
             guarded(f"binary COPY {case[0]}", binary_copy, conn, *case)
         guarded("bad values", bad_values, conn)
         guarded("native values", native_values, conn)
-    print(f"psycopg: {PASSED} passed, {FAILED} failed")
-    return 1 if FAILED or not PASSED else 0
+    return summary("psycopg")
 
 
 if __name__ == "__main__":

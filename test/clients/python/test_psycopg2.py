@@ -9,36 +9,18 @@ server with idgen installed.  Prints one line per check and
 "README begin/end" lines are quoted verbatim in doc/clients.md.
 """
 import decimal
-import os
 import sys
 import uuid
 
 import psycopg2
 import psycopg2.extensions
 
-# the adapters as a user installs them: clients/python of this repository
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
-                                "clients", "python"))
-from idgen_adapters.psycopg2 import register_idgen  # noqa: E402
-
-PASSED = FAILED = 0
+# checks also puts clients/python on the path
+from checks import check, check_not_installed, guarded, summary
+from idgen_adapters.psycopg2 import register_idgen
 
 
-def check(name, ok, detail=""):
-    global PASSED, FAILED
-    if ok:
-        PASSED += 1
-        print(f"ok - {name}")
-    else:
-        FAILED += 1
-        print(f"not ok - {name} {detail}")
 
-
-def guarded(what, fn, *args):
-    try:
-        fn(*args)
-    except Exception as e:  # noqa: BLE001 - any error is a failed check
-        check(what, False, f"raised {type(e).__name__}: {e}")
 
 
 def without_adapters():
@@ -145,11 +127,7 @@ def idle_after_register():
 def not_installed():
     conn = psycopg2.connect(dbname="template1")
     try:
-        register_idgen(conn)
-        check("register_idgen where idgen is not installed raises LookupError", False)
-    except LookupError as e:
-        check("register_idgen where idgen is not installed raises LookupError",
-              "CREATE EXTENSION idgen" in str(e), str(e))
+        check_not_installed(register_idgen, conn)
     finally:
         conn.close()
 
@@ -160,8 +138,7 @@ def main():
     guarded("README example", readme_example)
     guarded("native values", native_values)
     guarded("idle after register", idle_after_register)
-    print(f"psycopg2: {PASSED} passed, {FAILED} failed")
-    return 1 if FAILED or not PASSED else 0
+    return summary("psycopg2")
 
 
 if __name__ == "__main__":
