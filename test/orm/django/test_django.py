@@ -38,6 +38,7 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.db.backends.signals import connection_created  # noqa: E402
 from django.db.models import F, Func, IntegerField  # noqa: E402
+from django.db.models.expressions import RawSQL  # noqa: E402
 from django.dispatch import receiver  # noqa: E402
 
 from shop.models import Event, Line, Order  # noqa: E402
@@ -105,7 +106,7 @@ def run():
     # README begin: django-partitioned
     event = Event.objects.create(payload="signed up")
     partition = (Event.objects.filter(pk=event.pk)
-                 .extra(select={"part": "tableoid::regclass::text"})
+                 .annotate(part=RawSQL("tableoid::regclass::text", []))
                  .values_list("part", flat=True)[0])          # shop_event_YYYYMM01
     # README end: django-partitioned
     check("partitioned insert returns uuid.UUID", isinstance(event.pk, uuid.UUID), repr(event.pk))
