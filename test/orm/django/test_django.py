@@ -20,8 +20,9 @@ from django.conf import settings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-# the adapters as a user installs them: clients/python of this repository
-sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "clients", "python"))
+# the client programs' checks, which also put clients/python (the adapters) on the path
+sys.path.insert(0, os.path.join(HERE, "..", "..", "clients", "python"))
+from checks import check, guarded, summary  # noqa: E402
 settings.configure(
     DATABASES={"default": {
         "ENGINE": "django.db.backends.postgresql",
@@ -42,15 +43,6 @@ from django.db.models.expressions import RawSQL  # noqa: E402
 from django.dispatch import receiver  # noqa: E402
 
 from shop.models import Event, Line, Order  # noqa: E402
-
-passed = failed = 0
-
-
-def check(what, ok, detail=""):
-    global passed, failed
-    passed, failed = passed + bool(ok), failed + (not ok)
-    print(f"{'ok' if ok else 'not ok'} - {what}{'' if ok else ': ' + str(detail)}")
-
 
 # README begin: django-connection
 from idgen_adapters.psycopg2 import register_idgen  # noqa: E402 (clients/python)
@@ -117,12 +109,8 @@ def run():
 
 
 def main():
-    try:
-        run()
-    except Exception as e:  # counted, so that the summary line still comes
-        check("the program ran", False, f"{type(e).__name__}: {e}")
-    print(f"django: {passed} passed, {failed} failed")
-    return 1 if failed or not passed else 0
+    guarded("the program ran", run)  # an exception is one failure; the summary still comes
+    return summary("django")
 
 
 if __name__ == "__main__":

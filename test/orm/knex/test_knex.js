@@ -8,12 +8,7 @@
 'use strict'
 const knexFactory = require('knex')
 
-let passed = 0
-let failed = 0
-function check (what, ok, detail) {
-  if (ok) passed++; else failed++
-  console.log(`${ok ? 'ok' : 'not ok'} - ${what}${ok ? '' : ': ' + detail}`)
-}
+const { check, run } = require('../checks')
 
 // README begin: knex-connection
 const { registerIdgen } = require('idgen-pg-types') // clients/node
@@ -94,8 +89,4 @@ async function main () {
     new Set(plan.match(/events_\d{8}/g)).size === 1 && plan.includes('Index Cond'), plan)
 }
 
-main().catch((e) => check('the program ran', false, e.stack)).finally(async () => {
-  await knex.destroy()
-  console.log(`knex: ${passed} passed, ${failed} failed`)
-  process.exitCode = failed || !passed ? 1 : 0
-})
+run('knex', main, () => knex.destroy())

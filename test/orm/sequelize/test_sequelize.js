@@ -9,12 +9,7 @@
 'use strict'
 const { Sequelize, DataTypes, Op } = require('sequelize')
 
-let passed = 0
-let failed = 0
-function check (what, ok, detail) {
-  if (ok) passed++; else failed++
-  console.log(`${ok ? 'ok' : 'not ok'} - ${what}${ok ? '' : ': ' + detail}`)
-}
+const { check, run } = require('../checks')
 
 const env = process.env
 // README begin: sequelize-models
@@ -97,8 +92,4 @@ async function main () {
     new Set(text.match(/events_\d{8}/g)).size === 1 && text.includes('Index Cond'), text)
 }
 
-main().catch((e) => check("the program ran", false, (e.original ? e.original.message + " in " + e.sql + " " : "") + e.stack)).finally(async () => {
-  await sequelize.close()
-  console.log(`sequelize: ${passed} passed, ${failed} failed`)
-  process.exitCode = failed || !passed ? 1 : 0
-})
+run('sequelize', main, () => sequelize.close())

@@ -19,18 +19,10 @@ from sqlalchemy import (Column, ForeignKey, Integer, Text, create_engine, event,
 from sqlalchemy.orm import Session, declarative_base, relationship
 from sqlalchemy.types import UserDefinedType
 
-# the adapters as a user installs them: clients/python of this repository
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+# the client programs' checks, which also put clients/python (the adapters) on the path
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                 "clients", "python"))
-
-passed = failed = 0
-
-
-def check(what, ok, detail=""):
-    global passed, failed
-    passed, failed = passed + bool(ok), failed + (not ok)
-    print(f"{'ok' if ok else 'not ok'} - {what}{'' if ok else ': ' + str(detail)}")
-
+from checks import check, guarded, summary  # noqa: E402
 
 # README begin: sqlalchemy-types
 from idgen_adapters.psycopg2 import register_idgen  # noqa: E402 (clients/python)
@@ -160,12 +152,8 @@ def run():
 
 
 def main():
-    try:
-        run()
-    except Exception as e:  # counted, so that the summary line still comes
-        check("the program ran", False, f"{type(e).__name__}: {e}")
-    print(f"sqlalchemy: {passed} passed, {failed} failed")
-    return 1 if failed or not passed else 0
+    guarded("the program ran", run)  # an exception is one failure; the summary still comes
+    return summary("sqlalchemy")
 
 
 if __name__ == "__main__":

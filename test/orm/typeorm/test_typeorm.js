@@ -11,12 +11,7 @@
 'use strict'
 const { DataSource, EntitySchema, In } = require('typeorm')
 
-let passed = 0
-let failed = 0
-function check (what, ok, detail) {
-  if (ok) passed++; else failed++
-  console.log(`${ok ? 'ok' : 'not ok'} - ${what}${ok ? '' : ': ' + detail}`)
-}
+const { check, run } = require('../checks')
 
 const env = process.env
 const connection = {
@@ -130,7 +125,4 @@ async function main () {
   await db.destroy()
 }
 
-main().catch((e) => check('the program ran', false, e.stack)).finally(() => {
-  console.log(`typeorm: ${passed} passed, ${failed} failed`)
-  process.exitCode = failed || !passed ? 1 : 0
-})
+run('typeorm', main)
