@@ -16,6 +16,9 @@
 #include "utils/numeric.h"
 #include "utils/uuid.h"
 #include "utils/wait_event.h"
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"
+#endif
 
 #define MS_1900_TO_1970 INT64CONST(2208988800000)
 #define MS_1700_TO_1970 INT64CONST(8520336000000)
@@ -493,8 +496,9 @@ bigint_from_alphanumeric_sql(PG_FUNCTION_ARGS)
 }
 
 /*
- * Comparisons with numeric and the integer types, for the parameters drivers
- * send (SPEC.md): they compare values and never validate, so a fraction, a
+ * Comparisons with numeric, for the parameters drivers send (SPEC.md; the
+ * integer types reach them through their implicit casts to numeric): they
+ * compare values and never validate, so a fraction, a
  * negative number, one above 10^28-1, NaN or an infinity simply sorts before
  * or after every distid, where numeric sorts it.
  *
@@ -583,16 +587,6 @@ distid_numeric_compare(FunctionCallInfo fcinfo, int distarg)
 	return distarg == 0 ? c : -c;
 }
 
-static int
-distid_int_compare(const distid *a, int64 b)
-{
-	idg_u128	v = idg_load_be96(a->data);
-
-	if (b < 0)
-		return 1;
-	return v < (idg_u128) b ? -1 : v > (idg_u128) b;
-}
-
 #define DISTID_CROSS_OP(name, test, compare) \
 	PG_FUNCTION_INFO_V1(name); \
 	Datum name(PG_FUNCTION_ARGS); \
@@ -619,9 +613,3 @@ distid_int_compare(const distid *a, int64 b)
 
 DISTID_CROSS_OPS(distid_numeric, distid_numeric_compare(fcinfo, 0))
 DISTID_CROSS_OPS(numeric_distid, distid_numeric_compare(fcinfo, 1))
-DISTID_CROSS_OPS(distid_int8, distid_int_compare(PG_GETARG_DISTID_P(0), PG_GETARG_INT64(1)))
-DISTID_CROSS_OPS(int8_distid, -distid_int_compare(PG_GETARG_DISTID_P(1), PG_GETARG_INT64(0)))
-DISTID_CROSS_OPS(distid_int4, distid_int_compare(PG_GETARG_DISTID_P(0), PG_GETARG_INT32(1)))
-DISTID_CROSS_OPS(int4_distid, -distid_int_compare(PG_GETARG_DISTID_P(1), PG_GETARG_INT32(0)))
-DISTID_CROSS_OPS(distid_int2, distid_int_compare(PG_GETARG_DISTID_P(0), PG_GETARG_INT16(1)))
-DISTID_CROSS_OPS(int2_distid, -distid_int_compare(PG_GETARG_DISTID_P(1), PG_GETARG_INT16(0)))
