@@ -79,9 +79,19 @@ async function main () {
   // takes a uuid key for DistributedId128s, whose bounds differ)
   await db.query('CREATE TABLE events (id uuid PRIMARY KEY DEFAULT iuid_generate(42, 2), payload text)' +
                  ' PARTITION BY RANGE (id)')
-  await db.query(`CREATE TABLE events_this_month PARTITION OF events FOR VALUES
-                  FROM (iuid_from_timestamp(date_trunc('month', now(), 'UTC'))::uuid)
-                  TO (iuid_from_timestamp(date_trunc('month', now(), 'UTC') + interval '1 month')::uuid)`)
+  await db.query(`DO $$
+    DECLARE
+      month0 timestamp := date_trunc('month', now() AT TIME ZONE 'UTC');
+      lo timestamp;
+    BEGIN
+      FOR k IN 0..2 LOOP -- this month and the next two; a scheduled job keeps them ahead
+        lo := month0 + make_interval(months => k);
+        EXECUTE format('CREATE TABLE %I PARTITION OF events FOR VALUES FROM (%L) TO (%L)',
+                       'events_' || to_char(lo, 'YYYYMMDD'),
+                       iuid_from_timestamp(lo AT TIME ZONE 'UTC')::uuid,
+                       iuid_from_timestamp((lo + interval '1 month') AT TIME ZONE 'UTC')::uuid);
+      END LOOP;
+    END $$`)
   // README end: typeorm-schema
 
   // README begin: typeorm-use
@@ -119,9 +129,12 @@ async function main () {
   // README begin: typeorm-partitioned
   const event = await db.getRepository('Event').save({ payload: 'signed up' })
   const [{ partition }] = await db.query(
-    'SELECT tableoid::regclass::text AS partition FROM events WHERE id = $1', [event.id])
+    'SELECT tableoid::regclass::text AS partition FROM events WHERE id = $1', [event.id]) // events_YYYYMM01
   // README end: typeorm-partitioned
-  check("the event is in this month's partition", partition === 'events_this_month', partition)
+  check("the event is in this month's partition", /^events_\d{6}01$/.test(partition), partition)
+  const [{ parts }] = await db.query(
+    "SELECT count(*)::int AS parts FROM pg_inherits WHERE inhparent = 'events'::regclass")
+  check('3 partitions of events', parts === 3, parts)
   await db.destroy()
 }
 
