@@ -15,7 +15,7 @@ IDGEN_ORM_README=(test/orm/sqlalchemy/test_sqlalchemy.py test/orm/django/test_dj
 	test/orm/django/shop/fields.py test/orm/django/shop/models.py
 	test/orm/django/shop/migrations/0001_initial.py test/orm/activerecord/test_activerecord.rb
 	test/orm/pgx/main.go test/orm/knex/test_knex.js test/orm/sequelize/test_sequelize.js
-	test/orm/typeorm/test_typeorm.js)
+	test/orm/typeorm/test_typeorm.js test/orm/drizzle/test_drizzle.js)
 
 # orm_program NAME LOG COMMAND...: COMMAND against a new database orm_NAME,
 # counted as orm-NAME
@@ -49,7 +49,7 @@ run_orm() {
 		GOCACHE="$IDGEN_TOP/go-build" GOFLAGS= GOPROXY=off \
 		go run "$src/pgx/main.go"
 	# node_modules stays in the scratch copy, npm's cache in the user's ~/.npm
-	for js in knex sequelize typeorm; do
+	for js in knex sequelize typeorm drizzle; do
 		orm_program "$js" "$dir/$js.log" bash -c \
 			'cd "$1" && npm ci --no-audit --no-fund --loglevel=error && node "test_$2.js"' \
 			npm-ci "$src/$js" "$js"
