@@ -34,6 +34,9 @@ IDGEN_PACKAGES+=(python3-psycopg libpostgresql-jdbc-java default-jdk-headless
 	build-essential debhelper dpkg-dev postgresql-server-dev-all autopkgtest)
 # the client adapters (clients/python): psycopg 2 and psycopg 3's pool
 IDGEN_PACKAGES+=(python3-psycopg2 python3-psycopg-pool)
+# the ORM programs (test/orm; the Node ones come from npm)
+IDGEN_PACKAGES+=(python3-sqlalchemy python3-django ruby-activerecord ruby-pg golang-go
+	golang-github-jackc-pgx-v4-dev)
 # the operations tools test/ops runs idgen under: Patroni (with its built-in
 # Raft store), pgBackRest
 IDGEN_PACKAGES+=(patroni python3-pysyncobj pgbackrest)
@@ -213,6 +216,23 @@ idgen_cluster_start() {
 	as_server "$PG_BIN/pg_ctl" -D "$PGDATA" -l "$IDGEN_WORK/server.log" -w start >/dev/null ||
 		{ cat "$IDGEN_WORK/server.log" >&2; return 1; }
 	export PGHOST=$sock PGPORT=5439 PGUSER=postgres PGDATABASE=postgres
+}
+
+# idgen_cluster_start_loopback [extra postgresql.conf lines...]: the same,
+# listening on a free loopback port too (PGPORT); for clients without Unix
+# sockets.  A port free a moment ago may be taken before the server binds
+# it: three tries.
+idgen_cluster_start_loopback() {
+	local port try
+	for try in 1 2 3; do
+		port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+		as_server rm -rf "$IDGEN_WORK/data"
+		if idgen_cluster_start "$@" "listen_addresses = '127.0.0.1'" "port = $port"; then
+			export PGPORT=$port
+			return 0
+		fi
+	done
+	return 1
 }
 
 # Everything up to a running scratch cluster: packages (IDGEN_SETUP_PACKAGES

@@ -6,7 +6,7 @@
 # headers), its exported symbols, pg_regress against a scratch cluster (and
 # again with every query forced into a parallel worker), the isolation specs
 # (specs/, test/isolation/run.sh), the TAP tests (PostgreSQL::Test::Cluster),
-# the client programs
+# the client programs, the ORM programs (test/orm/run.sh)
 # (test/clients/run.sh), the packaging (test/package/run.sh; a Debian
 # package only for the majors pg_buildext builds for: 15 on Debian 12), the
 # benchmark harness at tiny sizes, a Citus cluster (test/citus; on the
@@ -28,6 +28,7 @@ source "$(dirname "$0")/lib.sh"
 source "$IDGEN_ROOT/test/clients/run.sh"
 source "$IDGEN_ROOT/test/doc/run.sh"
 source "$IDGEN_ROOT/test/isolation/run.sh"
+source "$IDGEN_ROOT/test/orm/run.sh"
 source "$IDGEN_ROOT/test/package/run.sh"
 source "$IDGEN_ROOT/test/pgbuild/run.sh"
 source "$IDGEN_ROOT/test/ops/common.sh"
@@ -44,7 +45,7 @@ ONCE_SUITES=(fuzz pgbuild docs)
 # isolation: the specs/ of pg_isolation_regress (test/isolation/run.sh)
 # doc-sql: the SQL of every user page, with and without preloading (test/doc/run.sh)
 # pgcron: partition upkeep scheduled by pg_cron (test/pgcron), where Debian packages it
-VERSION_SUITES=(unit symbols regress regress-parallel isolation tap clients doc-sql package bench citus patroni pgbackrest pgcron)
+VERSION_SUITES=(unit symbols regress regress-parallel isolation tap clients orm doc-sql package bench citus patroni pgbackrest pgcron)
 
 # wanted SUITE: is it in IDGEN_SUITES (all when unset)?
 wanted() {

@@ -4,7 +4,7 @@
 Every region a program marks with "README begin: NAME" ... "README end: NAME"
 must appear in the page (doc/clients.md, "From applications") as a fenced code
 block, dedented, tabs as 4 spaces; and every python/js/java block of the page
-must be one of those regions.  Usage: readme_check.py PAGE PROGRAM...
+must be one of those regions (ruby and go blocks too).  Usage: readme_check.py PAGE PROGRAM...
 Prints one line per check and "readme: N passed, M failed"; exits 1 on failure.
 """
 import re
@@ -53,7 +53,7 @@ def main(page_path, programs):
     check(f"{page_path} is the page \"From applications\"",
           re.search(r"^# From applications$", page, re.M) is not None)
     for lang, body in FENCE.findall(page):
-        if lang in ("python", "js", "javascript", "java"):
+        if lang in ("python", "js", "javascript", "java", "ruby", "go"):
             first = body.strip().splitlines()[0] if body.strip() else ""
             check(f"{page_path} {lang} block is a tested region: {first[:60]}",
                   body in quoted.values())

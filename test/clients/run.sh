@@ -4,22 +4,13 @@
 # scratch cluster of the private install tree ($PG_BIN) with idgen preloaded
 # and idgen.worker_id set, listening on a free loopback port (pgjdbc has no
 # Unix sockets); then the check that doc/clients.md quotes these programs.
+# Then the ORM programs' quotes too (test/orm/run.sh).
 # (The pages' SQL examples run in the doc-sql suite, test/doc/run.sh.)
 
 run_clients() {
-	local src=$IDGEN_BUILD/test/clients dir=$IDGEN_WORK/clients port rc try started=
+	local src=$IDGEN_BUILD/test/clients dir=$IDGEN_WORK/clients rc
 	mkdir -p "$dir"
-	# a port free a moment ago may be taken before the server binds it: retry
-	for try in 1 2 3; do
-		port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-		as_server rm -rf "$IDGEN_WORK/data"
-		if idgen_cluster_start "idgen.worker_id = 7" "listen_addresses = '127.0.0.1'" "port = $port"; then
-			started=1
-			break
-		fi
-	done
-	export PGPORT=$port
-	if [ -z "$started" ] || ! idgen_psql -c 'CREATE EXTENSION idgen'; then
+	if ! idgen_cluster_start_loopback "idgen.worker_id = 7" || ! idgen_psql -c 'CREATE EXTENSION idgen'; then
 		record clients 0 1
 		return 0
 	fi
@@ -41,7 +32,7 @@ run_clients() {
 	{ javac -d "$dir/java" -cp /usr/share/java/postgresql.jar "$src/java/IdgenJdbc.java" \
 			"$IDGEN_BUILD/clients/java/src/main/java/org/idgen/jdbc/IdgenTypes.java" &&
 		java -cp "/usr/share/java/postgresql.jar:$dir/java" IdgenJdbc \
-			"jdbc:postgresql://127.0.0.1:$port/$PGDATABASE?user=$PGUSER"; } >"$dir/jdbc.log" 2>&1 || rc=$?
+			"jdbc:postgresql://127.0.0.1:$PGPORT/$PGDATABASE?user=$PGUSER"; } >"$dir/jdbc.log" 2>&1 || rc=$?
 	record_log clients-jdbc "$dir/jdbc.log" $rc
 
 	idgen_cluster_stop
@@ -51,6 +42,6 @@ run_clients() {
 	(cd "$IDGEN_BUILD" && /usr/bin/python3 test/clients/readme_check.py doc/clients.md \
 		test/clients/python/test_psycopg.py test/clients/python/test_psycopg2.py \
 		test/clients/node/test_pg.js \
-		test/clients/java/IdgenJdbc.java) >"$dir/readme.log" 2>&1 || rc=$?
+		test/clients/java/IdgenJdbc.java "${IDGEN_ORM_README[@]}") >"$dir/readme.log" 2>&1 || rc=$?
 	record_log clients-readme "$dir/readme.log" $rc
 }
