@@ -150,7 +150,7 @@ run_citus() {
 	local t0
 	case " $IDGEN_CITUS_MAJORS " in
 	*" $PG_MAJOR "*) ;;
-	*) skip "${SUITE_PREFIX}citus" 1 "Citus $IDGEN_CITUS_VERSION does not support PostgreSQL $PG_MAJOR (tested on $IDGEN_CITUS_MAJORS)"; return 0 ;;
+	*) skip "${SUITE_PREFIX}citus" 1 "Citus $IDGEN_CITUS_VERSION does not support PostgreSQL $PG_LABEL (tested on $IDGEN_CITUS_MAJORS)"; return 0 ;;
 	esac
 	if ! { idgen_deps "${IDGEN_CITUS_BUILD_PACKAGES[@]}" && idgen_citus_install; }; then
 		record citus 0 1
