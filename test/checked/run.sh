@@ -119,9 +119,22 @@ run_sanitizer() {
 }
 
 # exec-backend: a regression run with idgen preloaded; the server must also
-# have stayed up (no child crashed in its shared-memory start-up)
+# have stayed up (no child crashed in its shared-memory start-up).  First a
+# control: idgen not preloaded, CREATE EXTENSION and a call work.
 run_exec-backend() {
 	local f=0
+	# the control: the server alone starts and answers (else the build is at fault)
+	if idgen_cluster_start "shared_preload_libraries = ''" &&
+		idgen_psql -c "CREATE EXTENSION idgen" -c "SELECT distid_timestamp('1088824355131185736905670087')" >/dev/null; then
+		idgen_cluster_stop
+		record exec-backend-control 1 0
+	else
+		tail -n 20 "$IDGEN_WORK/server.log"
+		record exec-backend-control 0 1
+	fi
+	[ ! -f "$PGDATA/postmaster.pid" ] || as_server "$PG_BIN/pg_ctl" -D "$PGDATA" -m immediate stop >/dev/null 2>&1 || true
+	as_server rm -rf "$PGDATA"
+	mv "$IDGEN_WORK/server.log" "$IDGEN_WORK/server-control.log"
 	if ! idgen_cluster_start; then
 		record exec-backend 0 1
 		return 0
