@@ -15,7 +15,8 @@
 #
 # A suite runs when its server's major is in IDGEN_PG_VERSIONS.
 
-CHECKED_SUITES=(sanitizer exec-backend)
+# in the order their servers are built: the cheaper first
+CHECKED_SUITES=(exec-backend sanitizer)
 declare -A CHECKED_SERVER=([sanitizer]=17-asan [exec-backend]=17-exec)
 # the TAP tests of the sanitizer run: iuid and distid under concurrent
 # backends, base36id (its generator, a clock going back, a restart, its
