@@ -146,7 +146,7 @@ idgen_pg_select() {
 	esac
 	PG_MAJOR=${1%%-*}
 	PG_BUILD=$1
-	PG_LABEL=$(idgen_pg_label "$PG_MAJOR")
+	PG_LABEL=$(idgen_pg_label "$PG_MAJOR")${PG_BUILD#"$PG_MAJOR"}
 	if [ "$PG_BUILD" = "$IDGEN_PG_DEBIAN" ]; then
 		PG_CONFIG=/usr/lib/postgresql/$PG_MAJOR/bin/pg_config
 	else

@@ -200,19 +200,25 @@ run_bench() {
 	fi
 }
 
-# Build and install for the selected major, then its suites.  A build
-# failure counts once and skips the suites that need the build.
-run_version() {
-	local suite
+# build_step: idgen built with -Werror for the selected server, counted
+# as the suite "build"
+build_step() {
 	say "building against PostgreSQL $PG_LABEL with -Werror"
 	if ! idgen_build -Werror >"$IDGEN_WORK/build.log" 2>&1; then
 		cat "$IDGEN_WORK/build.log"
 		record build 0 1
-		return 0
+		return 1
 	fi
 	cat "$IDGEN_WORK/build.log"
 	idgen_say_assertions
 	record build 1 0
+}
+
+# Build and install for the selected major, then its suites.  A build
+# failure counts once and skips the suites that need the build.
+run_version() {
+	local suite
+	build_step || return 0
 	idgen_install
 	OPS_BIN[$PG_MAJOR]=$PG_BIN
 	for suite in "${VERSION_SUITES[@]}"; do
