@@ -147,6 +147,9 @@ idgen_pg_select() {
 	PG_MAJOR=${1%%-*}
 	PG_BUILD=$1
 	PG_LABEL=$(idgen_pg_label "$PG_MAJOR")${PG_BUILD#"$PG_MAJOR"}
+	# a sanitizer build's programs, pg_config included, run without leak
+	# checks: PostgreSQL leaves memory to process exit by design
+	case $PG_BUILD in *-asan) export ASAN_OPTIONS=detect_leaks=0 ;; esac
 	if [ "$PG_BUILD" = "$IDGEN_PG_DEBIAN" ]; then
 		PG_CONFIG=/usr/lib/postgresql/$PG_MAJOR/bin/pg_config
 	else
