@@ -57,7 +57,7 @@ run_checked() {
 		SUITE_PREFIX=pg$server/
 		if checked_build; then
 			say "PostgreSQL $server: $s"
-			"run_$s"
+			"run_${s//-/_}"
 		else
 			record "$s" 0 1
 		fi
@@ -116,7 +116,7 @@ run_sanitizer() {
 # exec-backend: a regression run with idgen preloaded; the server must also
 # have stayed up (no child crashed in its shared-memory start-up).  First a
 # control: idgen not preloaded, CREATE EXTENSION and a call work.
-run_exec-backend() {
+run_exec_backend() {
 	local f=0
 	# the control: the server alone starts and answers (else the build is at fault)
 	if idgen_cluster_start "shared_preload_libraries = ''" &&
