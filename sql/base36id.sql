@@ -6,7 +6,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, YMD';
 
 --
--- SPEC.md vectors: 2025-01-01T00:00:00Z, worker 3, counter 35 -> 0ITS0030Z;
+-- doc/formats.md vectors: 2025-01-01T00:00:00Z, worker 3, counter 35 -> 0ITS0030Z;
 -- worker 35, counter 1295 -> 0ITS00ZZZ; 000000000 is the epoch
 --
 SELECT v, base36id_timestamp(v), base36id_worker(v), base36id_counter(v)

@@ -6,7 +6,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, YMD';
 
 --
--- SPEC.md vectors: ms 24869425807, random 0x7680cb8bb9bdc1 -> 0RdKJcxqVBiAiQr0
+-- doc/formats.md vectors: ms 24869425807, random 0x7680cb8bb9bdc1 -> 0RdKJcxqVBiAiQr0
 -- (2015-10-15 20:10:25.807 UTC); the epoch with random 0 -> ----------------
 --
 SELECT '0RdKJcxqVBiAiQr0'::flaxid AS id, flaxid_timestamp('0RdKJcxqVBiAiQr0') AS created,

@@ -55,15 +55,8 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
 	ext_schema name;
-	ext_nsp oid;
-	rel_kind "char";
 	parent_schema name;
 	parent_name name;
-	strategy "char";
-	key_natts int2;
-	key_attnum int2;
-	key_opclass oid;
-	key_column name;
 	key_type oid;
 	bound_fn text;
 	less text;
@@ -87,57 +80,26 @@ BEGIN
 			USING ERRCODE = 'null_value_not_allowed';
 	END IF;
 
-	SELECT n.oid, n.nspname INTO ext_nsp, ext_schema
+	SELECT n.nspname INTO ext_schema
 	FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
 	WHERE e.extname = 'idgen';
 
-	SELECT c.relkind, n.nspname, c.relname INTO rel_kind, parent_schema, parent_name
+	SELECT n.nspname, c.relname INTO parent_schema, parent_name
 	FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
 	WHERE c.oid = parent;
-	IF rel_kind IS DISTINCT FROM 'p' THEN
-		RAISE EXCEPTION '"%" is not a partitioned table', coalesce(parent_name, parent::text)
-			USING ERRCODE = 'wrong_object_type';
-	END IF;
+	-- refuses what it cannot serve (not partitioned by range on one id)
+	EXECUTE format('SELECT count(*) FROM %I.idgen_partitions($1)', ext_schema) USING parent;
 	-- one upkeep at a time per table, without blocking its readers and writers
 	EXECUTE format('LOCK TABLE ONLY %I.%I IN SHARE UPDATE EXCLUSIVE MODE', parent_schema, parent_name);
 
-	SELECT p.partstrat, p.partnatts, p.partattrs[0], p.partclass[0]
-	INTO strategy, key_natts, key_attnum, key_opclass
-	FROM pg_catalog.pg_partitioned_table p WHERE p.partrelid = parent;
-	IF strategy <> 'r' THEN
-		RAISE EXCEPTION 'table "%" is not partitioned by range', parent_name
-			USING ERRCODE = 'feature_not_supported',
-			      DETAIL = format('It is partitioned by %s.',
-			                      CASE strategy WHEN 'l' THEN 'list' ELSE 'hash' END);
-	END IF;
-	IF key_natts <> 1 OR key_attnum = 0 THEN
-		RAISE EXCEPTION 'partition key of table "%" is not one column', parent_name
-			USING ERRCODE = 'feature_not_supported',
-			      DETAIL = format('The key is %s.', pg_catalog.pg_get_partkeydef(parent));
-	END IF;
-
-	SELECT a.attname, a.atttypid INTO key_column, key_type
-	FROM pg_catalog.pg_attribute a WHERE a.attrelid = parent AND a.attnum = key_attnum;
-	SELECT CASE WHEN t.oid = 'pg_catalog.uuid'::pg_catalog.regtype THEN 'distid128_from_timestamp'
-	            ELSE t.typname || '_from_timestamp' END
+	SELECT a.atttypid INTO key_type
+	FROM pg_catalog.pg_partitioned_table p
+	JOIN pg_catalog.pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
+	WHERE p.partrelid = parent;
+	SELECT CASE WHEN t.oid = 'pg_catalog.uuid'::pg_catalog.regtype THEN 'distid128' ELSE t.typname END
+	       || '_from_timestamp'
 	INTO bound_fn
-	FROM pg_catalog.pg_type t
-	WHERE t.oid = key_type
-	  AND (t.oid = 'pg_catalog.uuid'::pg_catalog.regtype
-	       OR (t.typname IN ('iuid', 'distid', 'flaxid', 'base36id')
-	           AND t.typnamespace = ext_nsp));
-	IF bound_fn IS NULL THEN
-		RAISE EXCEPTION 'partition key column "%" of table "%" has type %, not an idgen type',
-			key_column, parent_name, key_type::regtype
-			USING ERRCODE = 'datatype_mismatch',
-			      HINT = 'The key must be of type iuid, distid, flaxid or base36id, or uuid holding DistributedId128s.';
-	END IF;
-	IF NOT (SELECT o.opcdefault FROM pg_catalog.pg_opclass o WHERE o.oid = key_opclass) THEN
-		RAISE EXCEPTION 'partition key of table "%" uses operator class %, not the default one',
-			parent_name, (SELECT o.opcname FROM pg_catalog.pg_opclass o WHERE o.oid = key_opclass)
-			USING ERRCODE = 'feature_not_supported',
-			      DETAIL = 'Bounds follow the order of the type''s default operator class.';
-	END IF;
+	FROM pg_catalog.pg_type t WHERE t.oid = key_type;
 	SELECT format('%I.%s', n.nspname, o.oprname) INTO less
 	FROM pg_catalog.pg_operator o JOIN pg_catalog.pg_namespace n ON n.oid = o.oprnamespace
 	WHERE o.oprname = '<' AND o.oprleft = key_type AND o.oprright = key_type;
@@ -531,3 +493,549 @@ GRANT EXECUTE ON FUNCTION idgen_stat_base36id() TO pg_read_all_stats;
 GRANT EXECUTE ON FUNCTION idgen_stat_clock() TO pg_read_all_stats;
 GRANT SELECT ON idgen_stat_base36id TO pg_read_all_stats;
 GRANT SELECT ON idgen_stat_clock TO pg_read_all_stats;
+
+
+--
+-- partitions by id through their life: listed as times, retired
+--
+
+-- The partitions of a table partitioned by an id, each with the time span its
+-- bounds decode to.  Bounds are read back with the type's *_timestamp and
+-- checked against *_from_timestamp of that time: a bound that is not the
+-- least id of its time unit (a hand-made partition) is "uneven", and its span
+-- is widened to the whole units it touches, so that retirement never takes a
+-- partition that may hold a newer id.  STABLE: it only reads the catalogs
+-- (no lock; a snapshot of the partitions as of the statement).
+CREATE FUNCTION idgen_partitions(parent regclass)
+RETURNS TABLE (partition regclass, from_time timestamptz, to_time timestamptz,
+               is_default boolean, uneven boolean, detach_pending boolean, bounds text)
+LANGUAGE plpgsql STABLE PARALLEL SAFE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+	ext_schema name;
+	ext_nsp oid;
+	rel_kind "char";
+	parent_name name;
+	strategy "char";
+	key_natts int2;
+	key_attnum int2;
+	key_opclass oid;
+	key_column name;
+	key_type oid;
+	type_prefix text;
+	unit interval;
+	decode text;
+	r record;
+	lo_time timestamptz;
+	lo_whole bool;
+	hi_time timestamptz;
+	hi_whole bool;
+BEGIN
+	IF parent IS NULL THEN
+		RAISE EXCEPTION 'idgen_partitions argument must not be null'
+			USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+
+	SELECT n.oid, n.nspname INTO ext_nsp, ext_schema
+	FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+	WHERE e.extname = 'idgen';
+
+	SELECT c.relkind, c.relname INTO rel_kind, parent_name
+	FROM pg_class c WHERE c.oid = parent;
+	IF rel_kind IS DISTINCT FROM 'p' THEN
+		RAISE EXCEPTION '"%" is not a partitioned table', coalesce(parent_name, parent::text)
+			USING ERRCODE = 'wrong_object_type';
+	END IF;
+	SELECT p.partstrat, p.partnatts, p.partattrs[0], p.partclass[0]
+	INTO strategy, key_natts, key_attnum, key_opclass
+	FROM pg_partitioned_table p WHERE p.partrelid = parent;
+	IF strategy <> 'r' THEN
+		RAISE EXCEPTION 'table "%" is not partitioned by range', parent_name
+			USING ERRCODE = 'feature_not_supported',
+			      DETAIL = format('It is partitioned by %s.',
+			                      CASE strategy WHEN 'l' THEN 'list' ELSE 'hash' END);
+	END IF;
+	IF key_natts <> 1 OR key_attnum = 0 THEN
+		RAISE EXCEPTION 'partition key of table "%" is not one column', parent_name
+			USING ERRCODE = 'feature_not_supported',
+			      DETAIL = format('The key is %s.', pg_get_partkeydef(parent));
+	END IF;
+	SELECT a.attname, a.atttypid INTO key_column, key_type
+	FROM pg_attribute a WHERE a.attrelid = parent AND a.attnum = key_attnum;
+	SELECT CASE WHEN t.oid = 'pg_catalog.uuid'::regtype THEN 'distid128' ELSE t.typname END
+	INTO type_prefix
+	FROM pg_type t
+	WHERE t.oid = key_type
+	  AND (t.oid = 'pg_catalog.uuid'::regtype
+	       OR (t.typname IN ('iuid', 'distid', 'flaxid', 'base36id') AND t.typnamespace = ext_nsp));
+	IF type_prefix IS NULL THEN
+		RAISE EXCEPTION 'partition key column "%" of table "%" has type %, not an idgen type',
+			key_column, parent_name, key_type::regtype
+			USING ERRCODE = 'datatype_mismatch',
+			      HINT = 'The key must be of type iuid, distid, flaxid or base36id, or uuid holding DistributedId128s.';
+	END IF;
+	IF NOT (SELECT o.opcdefault FROM pg_opclass o WHERE o.oid = key_opclass) THEN
+		RAISE EXCEPTION 'partition key of table "%" uses operator class %, not the default one',
+			parent_name, (SELECT o.opcname FROM pg_opclass o WHERE o.oid = key_opclass)
+			USING ERRCODE = 'feature_not_supported',
+			      DETAIL = 'Bounds follow the order of the type''s default operator class.';
+	END IF;
+	unit := CASE type_prefix WHEN 'base36id' THEN interval '1 second' ELSE interval '1 millisecond' END;
+
+	-- a bound's time, and whether the bound is the least id of that time; the
+	-- bound as pg_get_expr prints it is the type's output, which ::text gives too
+	decode := format('SELECT t, %1$I.%2$I(t)::text = $1 FROM (SELECT %1$I.%3$I($1::%4$s) AS t) s',
+	                 ext_schema, type_prefix || '_from_timestamp', type_prefix || '_timestamp',
+	                 key_type::regtype);
+
+	-- in the order of their lower bounds, the default partition last
+	FOR r IN EXECUTE format($q$
+		SELECT c.oid::regclass AS part, i.inhdetachpending AS pending, e.expr,
+		       regexp_match(e.expr, '^FOR VALUES FROM \((MINVALUE|''([^'']*)'')\) TO \((MAXVALUE|''([^'']*)'')\)$') AS b
+		FROM pg_inherits i
+		JOIN pg_class c ON c.oid = i.inhrelid,
+		LATERAL (SELECT pg_get_expr(c.relpartbound, c.oid) AS expr) e
+		WHERE i.inhparent = $1
+		ORDER BY e.expr = 'DEFAULT', e.expr LIKE 'FOR VALUES FROM (MINVALUE)%%' DESC,
+		         (regexp_match(e.expr, '^FOR VALUES FROM \(''([^'']*)''\)'))[1]::%s, c.relname$q$,
+		key_type::regtype) USING parent
+	LOOP
+		lo_time := NULL; lo_whole := false;
+		hi_time := NULL; hi_whole := false;
+		IF r.b[1] = 'MINVALUE' THEN
+			lo_time := '-infinity'; lo_whole := true;
+		ELSIF r.b[2] IS NOT NULL AND (type_prefix <> 'distid128'
+		      OR r.b[2] ~ '^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-7]') THEN
+			EXECUTE decode INTO lo_time, lo_whole USING r.b[2];
+		END IF;
+		IF r.b[3] = 'MAXVALUE' THEN
+			hi_time := 'infinity'; hi_whole := true;
+		ELSIF r.b[4] IS NOT NULL AND (type_prefix <> 'distid128'
+		      OR r.b[4] ~ '^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-7]') THEN
+			EXECUTE decode INTO hi_time, hi_whole USING r.b[4];
+			-- the partition holds part of the unit its upper bound is in
+			IF NOT hi_whole THEN
+				hi_time := hi_time + unit;
+			END IF;
+		END IF;
+		partition := r.part;
+		is_default := r.expr = 'DEFAULT';
+		from_time := lo_time;
+		to_time := hi_time;
+		uneven := NOT is_default AND NOT (lo_whole AND hi_whole);
+		detach_pending := r.pending;
+		bounds := r.expr;
+		RETURN NEXT;
+	END LOOP;
+END
+$fn$;
+COMMENT ON FUNCTION idgen_partitions(regclass) IS 'the partitions of a table range-partitioned by an idgen id, each with the time span [from_time, to_time) its bounds decode to; flags the default partition and bounds that are not whole time units';
+
+-- Retirement: detach (or drop) the partitions whose whole span ends at or
+-- before older_than.  A partition another session is writing to (a lock
+-- stronger than a reader's, as an insert takes) is skipped, so a backfill
+-- into an old range is neither blocked nor cut off mid-transaction; the next
+-- run takes it.  DETACH ... CONCURRENTLY cannot run in a function (nor in a
+-- transaction block), so with concurrent => true nothing is run: the
+-- statements come back for the client to run at top level (psql's \gexec).
+CREATE FUNCTION idgen_retire_partitions(parent regclass, older_than timestamptz,
+                                        drop_tables boolean DEFAULT false,
+                                        concurrent boolean DEFAULT false)
+RETURNS TABLE (partition text, from_time timestamptz, to_time timestamptz,
+               action text, statement text)
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+	ext_schema name;
+	parent_name name;
+	parent_ident text;
+	r record;
+	defaults int;
+	writer int;
+BEGIN
+	IF parent IS NULL OR older_than IS NULL OR drop_tables IS NULL OR concurrent IS NULL THEN
+		RAISE EXCEPTION 'idgen_retire_partitions arguments must not be null'
+			USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	SELECT n.nspname INTO ext_schema
+	FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+	WHERE e.extname = 'idgen';
+
+	-- checks the layout (and refuses others) before anything is locked
+	EXECUTE format('SELECT count(*) FILTER (WHERE is_default) FROM %I.idgen_partitions($1)', ext_schema)
+		INTO defaults USING parent;
+	SELECT c.relname, format('%I.%I', n.nspname, c.relname) INTO parent_name, parent_ident
+	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = parent;
+	IF concurrent AND defaults > 0 THEN
+		RAISE EXCEPTION 'cannot detach partitions of table "%" concurrently: it has a default partition', parent_name
+			USING ERRCODE = 'object_not_in_prerequisite_state',
+			      DETAIL = 'The server refuses DETACH PARTITION ... CONCURRENTLY when a default partition exists.',
+			      HINT = 'Retire without concurrent => true.';
+	END IF;
+	IF NOT concurrent THEN
+		-- one upkeep at a time per table, as idgen_create_partitions
+		EXECUTE format('LOCK TABLE ONLY %s IN SHARE UPDATE EXCLUSIVE MODE', parent_ident);
+	END IF;
+
+	FOR r IN EXECUTE format($q$
+		SELECT p.partition AS part, p.from_time AS lo, p.to_time AS hi, p.detach_pending AS pending,
+		       format('%%I.%%I', n.nspname, c.relname) AS ident
+		FROM %I.idgen_partitions($1) p
+		JOIN pg_class c ON c.oid = p.partition
+		JOIN pg_namespace n ON n.oid = c.relnamespace
+		WHERE NOT p.is_default AND isfinite(p.to_time) AND p.to_time <= $2
+		ORDER BY p.to_time, c.relname$q$, ext_schema)
+		USING parent, older_than
+	LOOP
+		partition := r.ident;
+		from_time := r.lo;
+		to_time := r.hi;
+		IF concurrent THEN
+			action := 'to run';
+			statement := format('ALTER TABLE %s DETACH PARTITION %s %s', parent_ident, r.ident,
+			                    CASE WHEN r.pending THEN 'FINALIZE' ELSE 'CONCURRENTLY' END);
+			RETURN NEXT;
+			IF drop_tables THEN
+				statement := format('DROP TABLE %s', r.ident);
+				RETURN NEXT;
+			END IF;
+			CONTINUE;
+		END IF;
+
+		-- a session writing to it (an insert's ROW EXCLUSIVE, or stronger)
+		SELECT l.pid INTO writer
+		FROM pg_locks l
+		WHERE l.locktype = 'relation' AND l.relation = r.part
+		  AND l.database = (SELECT d.oid FROM pg_database d WHERE d.datname = current_database())
+		  AND l.pid <> pg_backend_pid()
+		  AND l.mode NOT IN ('AccessShareLock', 'RowShareLock')
+		LIMIT 1;
+		IF FOUND THEN
+			action := 'skipped';
+			statement := NULL;
+			RAISE NOTICE 'partition "%" is not retired: process % is writing to it', r.part::text, writer;
+			RETURN NEXT;
+			CONTINUE;
+		END IF;
+
+		IF drop_tables THEN
+			action := 'dropped';
+			statement := format('DROP TABLE %s', r.ident);
+		ELSE
+			action := 'detached';
+			statement := format('ALTER TABLE %s DETACH PARTITION %s%s', parent_ident, r.ident,
+			                    CASE WHEN r.pending THEN ' FINALIZE' ELSE '' END);
+		END IF;
+		EXECUTE statement;
+		RETURN NEXT;
+	END LOOP;
+END
+$fn$;
+COMMENT ON FUNCTION idgen_retire_partitions(regclass, timestamptz, boolean, boolean) IS 'detach (or, with drop_tables, drop) the partitions of a table range-partitioned by an idgen id whose whole span ends by older_than, skipping those another session is writing to; with concurrent, return the DETACH ... CONCURRENTLY statements to run at top level instead';
+--
+-- public ids with the key file: PARALLEL RESTRICTED.  A session keeps the
+-- keys it read until the next reload, a parallel worker would read the file
+-- as it is now: after the active key changed, one query would make two
+-- public ids of one id.  Restricted, they run in the session's own process
+-- (the scan below them still runs in parallel).  With a key argument they
+-- stay PARALLEL SAFE; public_id_keys() reads the file afresh in any process.
+--
+ALTER FUNCTION public_id(bigint) PARALLEL RESTRICTED;
+ALTER FUNCTION public_id(distid) PARALLEL RESTRICTED;
+ALTER FUNCTION public_id(uuid) PARALLEL RESTRICTED;
+ALTER FUNCTION public_id(iuid) PARALLEL RESTRICTED;
+ALTER FUNCTION public_id_to_bigint(uuid) PARALLEL RESTRICTED;
+ALTER FUNCTION public_id_to_distid(uuid) PARALLEL RESTRICTED;
+ALTER FUNCTION public_id_to_uuid(uuid) PARALLEL RESTRICTED;
+--
+-- Comparisons with the nearest core types, for the parameters drivers send
+-- (a uuid for an iuid; a numeric or an integer for a distid), as members of
+-- the types' operator families so that an index on the idgen column serves
+-- them.  They compare values and never validate.  An integer (bigint,
+-- integer, smallint) reaches distid = numeric through its implicit cast to
+-- numeric: operators of their own would make distid's btree family
+-- incomplete (core has no numeric = bigint to complete it with), and the
+-- cast is exact.  iuid and uuid are the same
+-- 16 bytes in the same order and hash alike, so they share the btree and the
+-- hash family (with core's uuid operators and support functions added, for
+-- merge and hash joins).  distid shares its btree family with numeric (and
+-- numeric's own operators, for merge joins and = ANY(array)); not its hash
+-- family: distid's hash is that of its 12 bytes, not numeric's, and changing
+-- it would re-place every row of an existing hash index or hash partition.
+--
+CREATE FUNCTION iuid_uuid_eq(iuid, uuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION iuid_uuid_ne(iuid, uuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION iuid_uuid_lt(iuid, uuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION iuid_uuid_le(iuid, uuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION iuid_uuid_gt(iuid, uuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION iuid_uuid_ge(iuid, uuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION iuid_uuid_cmp(iuid, uuid) RETURNS int4
+	AS 'MODULE_PATHNAME', 'iuid_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION iuid_uuid_eq(iuid, uuid) IS 'implementation of = operator';
+COMMENT ON FUNCTION iuid_uuid_ne(iuid, uuid) IS 'implementation of <> operator';
+COMMENT ON FUNCTION iuid_uuid_lt(iuid, uuid) IS 'implementation of < operator';
+COMMENT ON FUNCTION iuid_uuid_le(iuid, uuid) IS 'implementation of <= operator';
+COMMENT ON FUNCTION iuid_uuid_gt(iuid, uuid) IS 'implementation of > operator';
+COMMENT ON FUNCTION iuid_uuid_ge(iuid, uuid) IS 'implementation of >= operator';
+COMMENT ON FUNCTION iuid_uuid_cmp(iuid, uuid) IS 'less-equal-greater';
+CREATE OPERATOR = (
+	LEFTARG = iuid, RIGHTARG = uuid, PROCEDURE = iuid_uuid_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = iuid, RIGHTARG = uuid, PROCEDURE = iuid_uuid_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = iuid, RIGHTARG = uuid, PROCEDURE = iuid_uuid_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = iuid, RIGHTARG = uuid, PROCEDURE = iuid_uuid_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = iuid, RIGHTARG = uuid, PROCEDURE = iuid_uuid_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = iuid, RIGHTARG = uuid, PROCEDURE = iuid_uuid_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (iuid, uuid) IS 'equal, iuid and uuid by their bytes';
+COMMENT ON OPERATOR <> (iuid, uuid) IS 'not equal, iuid and uuid by their bytes';
+COMMENT ON OPERATOR < (iuid, uuid) IS 'less than, iuid and uuid by their bytes';
+COMMENT ON OPERATOR <= (iuid, uuid) IS 'less than or equal, iuid and uuid by their bytes';
+COMMENT ON OPERATOR > (iuid, uuid) IS 'greater than, iuid and uuid by their bytes';
+COMMENT ON OPERATOR >= (iuid, uuid) IS 'greater than or equal, iuid and uuid by their bytes';
+CREATE FUNCTION uuid_iuid_eq(uuid, iuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_iuid_ne(uuid, iuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_iuid_lt(uuid, iuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_iuid_le(uuid, iuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_iuid_gt(uuid, iuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_iuid_ge(uuid, iuid) RETURNS bool
+	AS 'MODULE_PATHNAME', 'iuid_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_iuid_cmp(uuid, iuid) RETURNS int4
+	AS 'MODULE_PATHNAME', 'iuid_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION uuid_iuid_eq(uuid, iuid) IS 'implementation of = operator';
+COMMENT ON FUNCTION uuid_iuid_ne(uuid, iuid) IS 'implementation of <> operator';
+COMMENT ON FUNCTION uuid_iuid_lt(uuid, iuid) IS 'implementation of < operator';
+COMMENT ON FUNCTION uuid_iuid_le(uuid, iuid) IS 'implementation of <= operator';
+COMMENT ON FUNCTION uuid_iuid_gt(uuid, iuid) IS 'implementation of > operator';
+COMMENT ON FUNCTION uuid_iuid_ge(uuid, iuid) IS 'implementation of >= operator';
+COMMENT ON FUNCTION uuid_iuid_cmp(uuid, iuid) IS 'less-equal-greater';
+CREATE OPERATOR = (
+	LEFTARG = uuid, RIGHTARG = iuid, PROCEDURE = uuid_iuid_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = uuid, RIGHTARG = iuid, PROCEDURE = uuid_iuid_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = uuid, RIGHTARG = iuid, PROCEDURE = uuid_iuid_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = uuid, RIGHTARG = iuid, PROCEDURE = uuid_iuid_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = uuid, RIGHTARG = iuid, PROCEDURE = uuid_iuid_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = uuid, RIGHTARG = iuid, PROCEDURE = uuid_iuid_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (uuid, iuid) IS 'equal, uuid and iuid by their bytes';
+COMMENT ON OPERATOR <> (uuid, iuid) IS 'not equal, uuid and iuid by their bytes';
+COMMENT ON OPERATOR < (uuid, iuid) IS 'less than, uuid and iuid by their bytes';
+COMMENT ON OPERATOR <= (uuid, iuid) IS 'less than or equal, uuid and iuid by their bytes';
+COMMENT ON OPERATOR > (uuid, iuid) IS 'greater than, uuid and iuid by their bytes';
+COMMENT ON OPERATOR >= (uuid, iuid) IS 'greater than or equal, uuid and iuid by their bytes';
+ALTER OPERATOR FAMILY iuid_ops USING btree ADD
+		OPERATOR 1 < (iuid, uuid),
+		OPERATOR 2 <= (iuid, uuid),
+		OPERATOR 3 = (iuid, uuid),
+		OPERATOR 4 >= (iuid, uuid),
+		OPERATOR 5 > (iuid, uuid),
+		FUNCTION 1 (iuid, uuid) iuid_uuid_cmp(iuid, uuid),
+		OPERATOR 1 < (uuid, iuid),
+		OPERATOR 2 <= (uuid, iuid),
+		OPERATOR 3 = (uuid, iuid),
+		OPERATOR 4 >= (uuid, iuid),
+		OPERATOR 5 > (uuid, iuid),
+		FUNCTION 1 (uuid, iuid) uuid_iuid_cmp(uuid, iuid),
+		OPERATOR 1 < (uuid, uuid),
+		OPERATOR 2 <= (uuid, uuid),
+		OPERATOR 3 = (uuid, uuid),
+		OPERATOR 4 >= (uuid, uuid),
+		OPERATOR 5 > (uuid, uuid),
+		FUNCTION 1 (uuid, uuid) uuid_cmp(uuid, uuid),
+		FUNCTION 2 (uuid, uuid) uuid_sortsupport(internal);
+ALTER OPERATOR FAMILY iuid_ops USING hash ADD
+		OPERATOR 1 = (iuid, uuid),
+		OPERATOR 1 = (uuid, iuid),
+		OPERATOR 1 = (uuid, uuid),
+		FUNCTION 1 (uuid, uuid) uuid_hash(uuid),
+		FUNCTION 2 (uuid, uuid) uuid_hash_extended(uuid, int8);
+CREATE FUNCTION distid_numeric_eq(distid, numeric) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_numeric_ne(distid, numeric) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_numeric_lt(distid, numeric) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_numeric_le(distid, numeric) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_numeric_gt(distid, numeric) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_numeric_ge(distid, numeric) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION distid_numeric_cmp(distid, numeric) RETURNS int4
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION distid_numeric_eq(distid, numeric) IS 'implementation of = operator';
+COMMENT ON FUNCTION distid_numeric_ne(distid, numeric) IS 'implementation of <> operator';
+COMMENT ON FUNCTION distid_numeric_lt(distid, numeric) IS 'implementation of < operator';
+COMMENT ON FUNCTION distid_numeric_le(distid, numeric) IS 'implementation of <= operator';
+COMMENT ON FUNCTION distid_numeric_gt(distid, numeric) IS 'implementation of > operator';
+COMMENT ON FUNCTION distid_numeric_ge(distid, numeric) IS 'implementation of >= operator';
+COMMENT ON FUNCTION distid_numeric_cmp(distid, numeric) IS 'less-equal-greater';
+CREATE OPERATOR = (
+	LEFTARG = distid, RIGHTARG = numeric, PROCEDURE = distid_numeric_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = distid, RIGHTARG = numeric, PROCEDURE = distid_numeric_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = distid, RIGHTARG = numeric, PROCEDURE = distid_numeric_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = distid, RIGHTARG = numeric, PROCEDURE = distid_numeric_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = distid, RIGHTARG = numeric, PROCEDURE = distid_numeric_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = distid, RIGHTARG = numeric, PROCEDURE = distid_numeric_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (distid, numeric) IS 'equal, distid and numeric by value';
+COMMENT ON OPERATOR <> (distid, numeric) IS 'not equal, distid and numeric by value';
+COMMENT ON OPERATOR < (distid, numeric) IS 'less than, distid and numeric by value';
+COMMENT ON OPERATOR <= (distid, numeric) IS 'less than or equal, distid and numeric by value';
+COMMENT ON OPERATOR > (distid, numeric) IS 'greater than, distid and numeric by value';
+COMMENT ON OPERATOR >= (distid, numeric) IS 'greater than or equal, distid and numeric by value';
+CREATE FUNCTION numeric_distid_eq(numeric, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION numeric_distid_ne(numeric, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION numeric_distid_lt(numeric, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION numeric_distid_le(numeric, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION numeric_distid_gt(numeric, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION numeric_distid_ge(numeric, distid) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION numeric_distid_cmp(numeric, distid) RETURNS int4
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION numeric_distid_eq(numeric, distid) IS 'implementation of = operator';
+COMMENT ON FUNCTION numeric_distid_ne(numeric, distid) IS 'implementation of <> operator';
+COMMENT ON FUNCTION numeric_distid_lt(numeric, distid) IS 'implementation of < operator';
+COMMENT ON FUNCTION numeric_distid_le(numeric, distid) IS 'implementation of <= operator';
+COMMENT ON FUNCTION numeric_distid_gt(numeric, distid) IS 'implementation of > operator';
+COMMENT ON FUNCTION numeric_distid_ge(numeric, distid) IS 'implementation of >= operator';
+COMMENT ON FUNCTION numeric_distid_cmp(numeric, distid) IS 'less-equal-greater';
+CREATE OPERATOR = (
+	LEFTARG = numeric, RIGHTARG = distid, PROCEDURE = numeric_distid_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = numeric, RIGHTARG = distid, PROCEDURE = numeric_distid_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = numeric, RIGHTARG = distid, PROCEDURE = numeric_distid_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = numeric, RIGHTARG = distid, PROCEDURE = numeric_distid_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = numeric, RIGHTARG = distid, PROCEDURE = numeric_distid_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = numeric, RIGHTARG = distid, PROCEDURE = numeric_distid_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (numeric, distid) IS 'equal, numeric and distid by value';
+COMMENT ON OPERATOR <> (numeric, distid) IS 'not equal, numeric and distid by value';
+COMMENT ON OPERATOR < (numeric, distid) IS 'less than, numeric and distid by value';
+COMMENT ON OPERATOR <= (numeric, distid) IS 'less than or equal, numeric and distid by value';
+COMMENT ON OPERATOR > (numeric, distid) IS 'greater than, numeric and distid by value';
+COMMENT ON OPERATOR >= (numeric, distid) IS 'greater than or equal, numeric and distid by value';
+ALTER OPERATOR FAMILY distid_ops USING btree ADD
+		OPERATOR 1 < (distid, numeric),
+		OPERATOR 2 <= (distid, numeric),
+		OPERATOR 3 = (distid, numeric),
+		OPERATOR 4 >= (distid, numeric),
+		OPERATOR 5 > (distid, numeric),
+		FUNCTION 1 (distid, numeric) distid_numeric_cmp(distid, numeric),
+		OPERATOR 1 < (numeric, distid),
+		OPERATOR 2 <= (numeric, distid),
+		OPERATOR 3 = (numeric, distid),
+		OPERATOR 4 >= (numeric, distid),
+		OPERATOR 5 > (numeric, distid),
+		FUNCTION 1 (numeric, distid) numeric_distid_cmp(numeric, distid),
+		OPERATOR 1 < (numeric, numeric),
+		OPERATOR 2 <= (numeric, numeric),
+		OPERATOR 3 = (numeric, numeric),
+		OPERATOR 4 >= (numeric, numeric),
+		OPERATOR 5 > (numeric, numeric),
+		FUNCTION 1 (numeric, numeric) numeric_cmp(numeric, numeric),
+		FUNCTION 2 (numeric, numeric) numeric_sortsupport(internal);

@@ -13,7 +13,7 @@ CREATE FUNCTION pg_temp.rand_field(id iuid) RETURNS bigint LANGUAGE sql AS $$
 $$;
 
 --
--- SPEC.md vectors
+-- doc/formats.md vectors
 --
 SELECT '017f22e2-79b0-802a-8141-23456789abcd'::iuid AS id;
 SELECT iuid_timestamp(v), iuid_country(v), iuid_entity(v), iuid_format_version(v),

@@ -1,5 +1,5 @@
 --
--- markings and comments of every object of the extension (SPEC.md, common rules)
+-- markings and comments of every object of the extension (doc/reference.md)
 --
 CREATE EXTENSION idgen;
 SELECT p.proname, pg_get_function_identity_arguments(p.oid) AS args, p.provolatile,
@@ -22,7 +22,7 @@ WHERE d.refclassid = 'pg_extension'::regclass
   AND NOT (d.classid = 'pg_type'::regclass
            AND EXISTS (SELECT 1 FROM pg_type t WHERE t.oid = d.objid AND t.typrelid <> 0))
 ORDER BY 1;
--- SPEC.md's rules, checked for every function: each row would be a violation
+-- the markings doc/reference.md states, checked for every function: each row would be a violation
 SELECT p.proname, pg_get_function_identity_arguments(p.oid) AS args
 FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idgen'
@@ -31,14 +31,22 @@ WHERE d.deptype = 'e' AND p.prokind = 'f'
         AND NOT (p.provolatile = 'i' AND p.proisstrict AND p.proparallel = 's' AND p.proleakproof))
     OR (p.proname ~ '_generate(_dense)?$' AND NOT (p.provolatile = 'v' AND p.proparallel = 'r'))
     -- the keyless public id functions (and public_id_keys()) read the key
-    -- file, which a reload can change: STABLE
+    -- file, which a reload can change: STABLE; the session's keys are its
+    -- own, which a parallel worker would read afresh: PARALLEL RESTRICTED
+    -- (public_id_keys() always reads the file afresh: PARALLEL SAFE)
     OR (p.proname ~ '^public_id' AND p.pronargs <= 1
-        AND NOT (p.provolatile = 's' AND p.proisstrict AND p.proparallel = 's'))
+        AND NOT (p.provolatile = 's' AND p.proisstrict
+                 AND p.proparallel = CASE p.proname WHEN 'public_id_keys' THEN 's' ELSE 'r' END))
     -- partition upkeep runs DDL, the worker-id check connects to other nodes:
     -- VOLATILE, PARALLEL UNSAFE, as its caller, with a pinned search_path; not
     -- STRICT, so that a NULL argument is an error (or, for the check, Citus)
-    OR (p.proname IN ('idgen_create_partitions', 'idgen_check_worker_ids')
+    OR (p.proname IN ('idgen_create_partitions', 'idgen_retire_partitions', 'idgen_check_worker_ids')
         AND NOT (p.provolatile = 'v' AND NOT p.proisstrict AND p.proparallel = 'u'
+                 AND NOT p.prosecdef AND p.proconfig = '{"search_path=pg_catalog, pg_temp"}'))
+    -- listing partitions only reads the catalogs: STABLE, PARALLEL SAFE, as
+    -- its caller, with a pinned search_path, not STRICT
+    OR (p.proname = 'idgen_partitions'
+        AND NOT (p.provolatile = 's' AND NOT p.proisstrict AND p.proparallel = 's'
                  AND NOT p.prosecdef AND p.proconfig = '{"search_path=pg_catalog, pg_temp"}'))
     -- skip support after pg_upgrade: DDL as the caller, like partition upkeep
     OR (p.proname = 'idgen_add_skip_support'
@@ -48,7 +56,8 @@ WHERE d.deptype = 'e' AND p.prokind = 'f'
     -- memory is the same in parallel workers: PARALLEL SAFE
     OR (p.proname ~ '^idgen_stat_' AND NOT (p.provolatile = 'v' AND p.proparallel = 's'))
     OR (p.proname !~ '_generate(_dense)?$' AND NOT (p.proname ~ '^public_id' AND p.pronargs <= 1)
-        AND p.proname NOT IN ('idgen_create_partitions', 'idgen_check_worker_ids', 'idgen_add_skip_support')
+        AND p.proname NOT IN ('idgen_create_partitions', 'idgen_check_worker_ids', 'idgen_add_skip_support',
+                              'idgen_partitions', 'idgen_retire_partitions')
         AND p.proname !~ '^idgen_stat_'
         AND NOT (p.provolatile = 'i' AND p.proisstrict AND p.proparallel = 's')))
 ORDER BY 1, 2;

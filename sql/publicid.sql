@@ -3,14 +3,14 @@
 --
 CREATE EXTENSION idgen;
 
--- the SPEC.md key (AES-256) and two more, for AES-128 and AES-192
+-- the doc/formats.md key (AES-256) and two more, for AES-128 and AES-192
 CREATE TEMP TABLE k AS SELECT
 	decode('k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc=', 'base64') AS k256,
 	decode('000102030405060708090a0b0c0d0e0f', 'hex') AS k128,
 	decode('000102030405060708090a0b0c0d0e0f1011121314151617', 'hex') AS k192;
 
 --
--- SPEC.md vector: distid 1088824355131185736905670087 ->
+-- doc/formats.md vector: distid 1088824355131185736905670087 ->
 -- 30322474-a954-ffa9-941c-6f038afe4ff1 (alphanumeric 48XoooHHCe1CiOHrghM7Dl)
 --
 SELECT public_id('1088824355131185736905670087'::distid, k256) AS public_id,
@@ -127,7 +127,7 @@ SELECT pg_reload_conf();
 -- a new session starts with the reloaded configuration
 \c
 SHOW idgen.public_id_key_file;
--- SPEC.md vector through the file
+-- doc/formats.md vector through the file
 SELECT public_id('1088824355131185736905670087'::distid) AS public_id,
        public_id_to_distid('30322474-a954-ffa9-941c-6f038afe4ff1') AS back,
        public_id_to_bigint('30322474-a954-ffa9-941c-6f038afe4ff1') IS NULL AS not_a_bigint;

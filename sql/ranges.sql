@@ -7,7 +7,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, YMD';
 
 --
--- Vectors from test/vectors/time_bounds.py, which computes them from SPEC.md's
+-- Vectors from test/vectors/time_bounds.py, which computes them from doc/formats.md's
 -- layouts with Python integers: each row must match both columns.
 --
 -- the least and greatest id of type typ at time ts, in their text forms

@@ -16,6 +16,9 @@
 #include "utils/numeric.h"
 #include "utils/uuid.h"
 #include "utils/wait_event.h"
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"
+#endif
 
 #define MS_1900_TO_1970 INT64CONST(2208988800000)
 #define MS_1700_TO_1970 INT64CONST(8520336000000)
@@ -491,3 +494,122 @@ bigint_from_alphanumeric_sql(PG_FUNCTION_ARGS)
 				bigint_from_alphanumeric(input, &v, &off_));
 	PG_RETURN_INT64(v);
 }
+
+/*
+ * Comparisons with numeric, for the parameters drivers send (SPEC.md; the
+ * integer types reach them through their implicit casts to numeric): they
+ * compare values and never validate, so a fraction, a
+ * negative number, one above 10^28-1, NaN or an infinity simply sorts before
+ * or after every distid, where numeric sorts it.
+ *
+ * A numeric is reduced to where it falls among distids: below all, above all,
+ * or at a whole number v (plus a fraction, so between v and v + 1).  A btree
+ * scan compares many distids with one numeric, so the last reduction is kept
+ * in fn_extra, with the numeric's bytes that it describes.
+ */
+typedef struct numeric_place
+{
+	int			outside;		/* -1 below every distid, 1 above, 0 at v */
+	bool		fraction;		/* above v by a fraction */
+	uint8		v[DISTID_LEN];	/* as a distid's bytes (a palloc'd idg_u128 could be misaligned) */
+	Size		len;			/* of the numeric in bytes[] */
+	Size		space;			/* allocated for bytes[] */
+	char		bytes[FLEXIBLE_ARRAY_MEMBER];
+} numeric_place;
+
+static void
+place_numeric(Numeric num, numeric_place *p)
+{
+	char	   *text = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(num)));
+	char	   *dot = strchr(text, '.');
+	size_t		offset;
+	idg_u128	v;
+
+	p->outside = 0;
+	p->fraction = false;
+	if (text[0] == '-')
+		p->outside = -1;		/* negative, or -Infinity */
+	else if (strcmp(text, "NaN") == 0 || strcmp(text, "Infinity") == 0)
+		p->outside = 1;			/* numeric sorts NaN above every number */
+	else
+	{
+		if (dot != NULL)
+		{
+			p->fraction = strspn(dot + 1, "0") != strlen(dot + 1);
+			*dot = '\0';
+		}
+		if (distid_parse_decimal(text, &v, &offset) == DISTID_PARSE_OK)
+			idg_store_be96(p->v, v);
+		else
+			p->outside = 1;		/* above 10^28-1 */
+	}
+	pfree(text);
+}
+
+static int
+distid_numeric_compare(FunctionCallInfo fcinfo, int distarg)
+{
+	const uint8 *d = PG_GETARG_DISTID_P(distarg)->data;
+	Numeric		num = PG_GETARG_NUMERIC(1 - distarg);
+	Size		len = VARSIZE(num);
+	FmgrInfo   *flinfo = fcinfo->flinfo;
+	numeric_place *p = flinfo != NULL ? (numeric_place *) flinfo->fn_extra : NULL;
+	numeric_place local;
+	int			c;
+
+	if (p == NULL || p->len != len || memcmp(p->bytes, num, len) != 0)
+	{
+		if (flinfo == NULL)
+			p = &local;
+		else
+		{
+			if (p == NULL || p->space < len)
+			{
+				if (p != NULL)
+					pfree(p);
+				p = MemoryContextAlloc(flinfo->fn_mcxt,
+									   offsetof(numeric_place, bytes) + Max(len, 32));
+				p->space = Max(len, 32);
+				flinfo->fn_extra = p;
+			}
+			memcpy(p->bytes, num, len);
+			p->len = len;
+		}
+		place_numeric(num, p);
+	}
+	if (p->outside != 0)
+		c = -p->outside;
+	else if ((c = memcmp(d, p->v, DISTID_LEN)) != 0)
+		c = c < 0 ? -1 : 1;
+	else
+		c = p->fraction ? -1 : 0;
+	PG_FREE_IF_COPY(num, 1 - distarg);
+	return distarg == 0 ? c : -c;
+}
+
+#define DISTID_CROSS_OP(name, test, compare) \
+	PG_FUNCTION_INFO_V1(name); \
+	Datum name(PG_FUNCTION_ARGS); \
+	Datum \
+	name(PG_FUNCTION_ARGS) \
+	{ \
+		PG_RETURN_BOOL((compare) test 0); \
+	}
+
+#define DISTID_CROSS_OPS(prefix, compare) \
+	DISTID_CROSS_OP(prefix##_eq, ==, compare) \
+	DISTID_CROSS_OP(prefix##_ne, !=, compare) \
+	DISTID_CROSS_OP(prefix##_lt, <, compare) \
+	DISTID_CROSS_OP(prefix##_le, <=, compare) \
+	DISTID_CROSS_OP(prefix##_gt, >, compare) \
+	DISTID_CROSS_OP(prefix##_ge, >=, compare) \
+	PG_FUNCTION_INFO_V1(prefix##_cmp); \
+	Datum prefix##_cmp(PG_FUNCTION_ARGS); \
+	Datum \
+	prefix##_cmp(PG_FUNCTION_ARGS) \
+	{ \
+		PG_RETURN_INT32(compare); \
+	}
+
+DISTID_CROSS_OPS(distid_numeric, distid_numeric_compare(fcinfo, 0))
+DISTID_CROSS_OPS(numeric_distid, distid_numeric_compare(fcinfo, 1))

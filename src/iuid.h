@@ -1,6 +1,6 @@
 /*
  * iuid.h — the iuid type: a UUIDv8 with a millisecond timestamp, a country
- * and a service entity (SPEC.md).
+ * and a service entity (doc/formats.md).
  */
 #ifndef IDGEN_IUID_H
 #define IDGEN_IUID_H

@@ -30,9 +30,13 @@ PG_CONFIG=/usr/lib/postgresql/$IDGEN_PG_DEBIAN/bin/pg_config
 IDGEN_PACKAGES=(make gcc perl postgresql-$IDGEN_PG_DEBIAN postgresql-server-dev-$IDGEN_PG_DEBIAN
 	libssl-dev libipc-run-perl libcmocka-dev clang libclang-rt-14-dev libfaketime openssl
 	postgresql-15-plproxy)	# PL/Proxy for test/t/011_plproxy.pl: Debian packages it for 15 only
+# pg_cron and pg_partman for test/pgcron: Debian packages them for 15 only
+IDGEN_PACKAGES+=(postgresql-15-cron postgresql-15-partman)
 # the client programs (test/clients) and the Debian package (debian/)
 IDGEN_PACKAGES+=(python3-psycopg libpostgresql-jdbc-java default-jdk-headless
 	build-essential debhelper dpkg-dev postgresql-server-dev-all autopkgtest)
+# the client adapters (clients/python): psycopg 2 and psycopg 3's pool
+IDGEN_PACKAGES+=(python3-psycopg2 python3-psycopg-pool)
 # the operations tools test/ops runs idgen under: Patroni (with its built-in
 # Raft store), pgBackRest
 IDGEN_PACKAGES+=(patroni python3-pysyncobj pgbackrest)
@@ -234,9 +238,10 @@ idgen_cluster_start() {
 	export PGHOST=$sock PGPORT=5439 PGUSER=postgres PGDATABASE=postgres
 }
 
-# Everything up to a running scratch cluster: packages, build, install.
+# Everything up to a running scratch cluster: packages (IDGEN_SETUP_PACKAGES
+# when set, else all of IDGEN_PACKAGES), build, install.
 idgen_setup_cluster() {
-	idgen_deps
+	idgen_deps ${IDGEN_SETUP_PACKAGES[@]+"${IDGEN_SETUP_PACKAGES[@]}"}
 	idgen_workdir
 	idgen_pg_select "$IDGEN_PG_VERSION"
 	say "building"

@@ -3,7 +3,8 @@
 # core does not depend on PostgreSQL; then, for every PostgreSQL major in
 # IDGEN_PG_VERSIONS (default: all supported), the extension built with
 # -Werror, the unit tests (cmocka; src/random.c against the server's
-# headers), its exported symbols, pg_regress against a scratch cluster, the
+# headers), its exported symbols, pg_regress against a scratch cluster (and
+# again with every query forced into a parallel worker), the
 # TAP tests (PostgreSQL::Test::Cluster), the client programs
 # (test/clients/run.sh), the packaging (test/package/run.sh; a Debian
 # package only for the majors pg_buildext builds for: 15 on Debian 12), the
@@ -26,18 +27,24 @@
 # space in $IDGEN_WORK (per major); it starts and stops any cluster it needs.
 source "$(dirname "$0")/lib.sh"
 source "$IDGEN_ROOT/test/clients/run.sh"
+source "$IDGEN_ROOT/test/doc/run.sh"
 source "$IDGEN_ROOT/test/package/run.sh"
 source "$IDGEN_ROOT/test/pgbuild/run.sh"
 source "$IDGEN_ROOT/test/ops/common.sh"
 source "$IDGEN_ROOT/test/ops/pgbackrest.sh"
 source "$IDGEN_ROOT/test/ops/pgupgrade.sh"
 source "$IDGEN_ROOT/test/ops/patroni.sh"
+source "$IDGEN_ROOT/test/pgcron/run.sh"
 source "$IDGEN_ROOT/test/checked/run.sh"
 
-ONCE_SUITES=(fuzz pgbuild)
+# docs: links, SQLSTATEs and repeats of the user pages (test/doc/run.sh)
+ONCE_SUITES=(fuzz pgbuild docs)
 # unit: test_random builds src/random.c against the server's headers
 # patroni, pgbackrest: the operations tools (test/ops/), where they support the major
-VERSION_SUITES=(unit symbols regress tap clients package bench citus patroni pgbackrest)
+# regress-parallel: the regression tests again, every query forced through a parallel worker
+# doc-sql: the SQL of every user page, with and without preloading (test/doc/run.sh)
+# pgcron: partition upkeep scheduled by pg_cron (test/pgcron), where Debian packages it
+VERSION_SUITES=(unit symbols regress regress-parallel tap clients doc-sql package bench citus patroni pgbackrest pgcron)
 
 # wanted SUITE: is it in IDGEN_SUITES (all when unset)?
 wanted() {
@@ -67,7 +74,7 @@ record() {
 # non-zero without counting a failure.
 record_log() {
 	local line p f
-	line=$(grep -E "^[a-z-]+: [0-9]+ passed, [0-9]+ failed$" "$2" | tail -n 1 || true)
+	line=$(grep -E "^[a-z0-9-]+: [0-9]+ passed, [0-9]+ failed$" "$2" | tail -n 1 || true)
 	p=$(echo "$line" | sed -n 's/.*: \([0-9]*\) passed.*/\1/p')
 	f=$(echo "$line" | sed -n 's/.*, \([0-9]*\) failed$/\1/p')
 	p=${p:-0} f=${f:-0}
@@ -224,7 +231,7 @@ run_version() {
 	for suite in "${VERSION_SUITES[@]}"; do
 		wanted "$suite" || continue
 		say "PostgreSQL $PG_LABEL: $suite"
-		"run_$suite"
+		"run_${suite//-/_}"
 	done
 }
 
@@ -247,6 +254,20 @@ regress_installcheck() {
 run_regress() {
 	idgen_cluster_start
 	regress_installcheck regress
+	idgen_cluster_stop
+}
+
+# The same regression tests with every query that can run in a parallel
+# worker run in one (the leader only gathers; messages read as without it),
+# so a function marked PARALLEL SAFE that depends on its process's state
+# gives other results.  The setting is force_parallel_mode up to 15.
+run_regress_parallel() {
+	local setting=debug_parallel_query
+	[ "$PG_MAJOR" -ge 16 ] || setting=force_parallel_mode
+	# a fresh cluster in the same place: the regress suite's stopped one goes
+	rm -rf "$IDGEN_WORK/data"
+	idgen_cluster_start "$setting = regress"
+	regress_installcheck regress-parallel
 	idgen_cluster_stop
 }
 

@@ -1,5 +1,5 @@
 /*
- * base36.h — the base36id format (ADR 13, SPEC.md): 9 upper-case base-36
+ * base36.h — the base36id format (ADR 13, doc/formats.md): 9 upper-case base-36
  * characters, [6: seconds since 2024-01-01Z][1: worker][2: counter], stored
  * as the base-36 number itself so integer order is text order.
  */

@@ -1,6 +1,6 @@
 /*
  * distid.h — DistributedId and DistributedId128 of Architect.Identities 2.x
- * (SPEC.md): value layouts, text encodings and the reference generators'
+ * (doc/formats.md): value layouts, text encodings and the reference generators'
  * state machines, with clock and randomness passed in.
  *
  * DistributedId: (ms since 1900-01-01Z << 48) | random48, a decimal of up to

@@ -1,5 +1,5 @@
 /*
- * flaxid.h — Flax ID (SPEC.md): 96 bits, (ms since 2015-01-01Z << 56) |
+ * flaxid.h — Flax ID (doc/formats.md): 96 bits, (ms since 2015-01-01Z << 56) |
  * random56, stored as 12 big-endian bytes; text is 16 characters of 6 bits,
  * most significant first, in an alphabet whose ASCII order is numeric order.
  */

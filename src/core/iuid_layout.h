@@ -1,5 +1,5 @@
 /*
- * iuid_layout.h — bit layout of iuid (UUIDv8), see SPEC.md.
+ * iuid_layout.h — bit layout of iuid (UUIDv8), see doc/formats.md.
  *
  *   bits 0-47 unix_ts_ms | 48-51 ver=8 | 52-55 format version | 56-63 country
  *   64-65 var=0b10 | 66-73 service entity | 74-127 random (54 bits)

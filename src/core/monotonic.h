@@ -4,7 +4,7 @@
  * random source, so the behaviour on frozen, stepping and bursting clocks can
  * be replayed in unit tests.
  *
- * Rules (SPEC.md, common to the time-ordered types):
+ * Rules (doc/formats.md, common to the time-ordered types):
  *  - a fresh field is frac_bits of the sub-millisecond clock fraction on top
  *    of fresh random bits (with frac_bits = 0: random bits, top bit clear
  *    unless whole_field);

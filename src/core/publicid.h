@@ -1,6 +1,6 @@
 /*
  * publicid.h — "public identities" of Architect.Identities
- * (AesPublicIdentityConverter, SPEC.md): an id encrypted as one AES block,
+ * (AesPublicIdentityConverter, doc/formats.md): an id encrypted as one AES block,
  * shown as a uuid in .NET Guid byte order.  This part holds the plaintext
  * layouts and the byte order; the cipher is the caller's.
  *

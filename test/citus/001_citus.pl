@@ -394,7 +394,7 @@ unlike($out, qr/Could not get remote plan/, 'EXPLAIN with a bound bigint paramet
 is($out, '1', 'a query with a bound iuid parameter finds the row');
 
 #
-# what Citus refuses, quoted by doc/citus.md
+# what Citus refuses, quoted by doc/multi-node.md
 #
 my %refused = (
 	'a volatile generator in UPDATE' =>

@@ -1,11 +1,10 @@
 # test/clients/run.sh — sourced by tools/test.sh after tools/lib.sh.
 #
-# run_clients: the client programs (psycopg 3, node-postgres, pgjdbc) against a
+# run_clients: the client programs (psycopg 3, psycopg2, node-postgres, pgjdbc) against a
 # scratch cluster of the private install tree ($PG_BIN) with idgen preloaded
 # and idgen.worker_id set, listening on a free loopback port (pgjdbc has no
-# Unix sockets); README's SQL examples in a database of their own
-# (test/clients/readme_sql.py: each runs, and gives the value its comment
-# names); then the check that doc/clients.md quotes these programs.
+# Unix sockets); then the check that doc/clients.md quotes these programs.
+# (The pages' SQL examples run in the doc-sql suite, test/doc/run.sh.)
 
 run_clients() {
 	local src=$IDGEN_BUILD/test/clients dir=$IDGEN_WORK/clients port rc try started=
@@ -28,6 +27,9 @@ run_clients() {
 	rc=0
 	/usr/bin/python3 "$src/python/test_psycopg.py" >"$dir/psycopg.log" 2>&1 || rc=$?
 	record_log clients-psycopg "$dir/psycopg.log" $rc
+	rc=0
+	/usr/bin/python3 "$src/python/test_psycopg2.py" >"$dir/psycopg2.log" 2>&1 || rc=$?
+	record_log clients-psycopg2 "$dir/psycopg2.log" $rc
 
 	# node_modules stays in the scratch copy, npm's cache in the user's ~/.npm
 	rc=0
@@ -36,30 +38,19 @@ run_clients() {
 	record_log clients-node-postgres "$dir/node.log" $rc
 
 	rc=0
-	{ javac -d "$dir/java" -cp /usr/share/java/postgresql.jar "$src/java/IdgenJdbc.java" &&
+	{ javac -d "$dir/java" -cp /usr/share/java/postgresql.jar "$src/java/IdgenJdbc.java" \
+			"$IDGEN_BUILD/clients/java/src/main/java/org/idgen/jdbc/IdgenTypes.java" &&
 		java -cp "/usr/share/java/postgresql.jar:$dir/java" IdgenJdbc \
 			"jdbc:postgresql://127.0.0.1:$port/$PGDATABASE?user=$PGUSER"; } >"$dir/jdbc.log" 2>&1 || rc=$?
 	record_log clients-jdbc "$dir/jdbc.log" $rc
-
-	rc=0
-	{ idgen_psql -c 'CREATE DATABASE readme_sql' &&
-		PGDATABASE=readme_sql /usr/bin/python3 "$src/readme_sql.py" "$IDGEN_BUILD/README.md" \
-			"$PG_BIN/psql"; } >"$dir/readme-sql.log" 2>&1 || rc=$?
-	record_log readme-sql "$dir/readme-sql.log" $rc
-
-	# the monitoring page's queries (doc/monitoring.md) run on a preloaded server
-	rc=0
-	{ idgen_psql -c 'CREATE DATABASE monitoring_sql' &&
-		PGDATABASE=monitoring_sql /usr/bin/python3 "$src/readme_sql.py" \
-			"$IDGEN_BUILD/doc/monitoring.md" "$PG_BIN/psql"; } >"$dir/monitoring-sql.log" 2>&1 || rc=$?
-	record_log monitoring-sql "$dir/monitoring-sql.log" $rc
 
 	idgen_cluster_stop
 	as_server rm -rf "$IDGEN_WORK/data"
 
 	rc=0
 	(cd "$IDGEN_BUILD" && /usr/bin/python3 test/clients/readme_check.py doc/clients.md \
-		test/clients/python/test_psycopg.py test/clients/node/test_pg.js \
+		test/clients/python/test_psycopg.py test/clients/python/test_psycopg2.py \
+		test/clients/node/test_pg.js \
 		test/clients/java/IdgenJdbc.java) >"$dir/readme.log" 2>&1 || rc=$?
 	record_log clients-readme "$dir/readme.log" $rc
 }

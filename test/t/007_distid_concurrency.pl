@@ -1,7 +1,7 @@
 # distid_generate() and distid128_generate() under concurrent backends, their
 # timestamps against the wall clock, and a burst of each in one statement.
 #
-# The generators follow Architect.Identities 2.x (SPEC.md, "distid"): one
+# The generators follow Architect.Identities 2.x (doc/formats.md, "distid"): one
 # generator per backend, strictly increasing within it.  A distid is stamped
 # 1000 ms in the past (now - 1 s, to the millisecond); when a millisecond's
 # 48-bit random field overflows (about 128 ids), the next id borrows the next

@@ -4,7 +4,7 @@
 # order = binary order for the ids of a concurrent run, and two backends
 # forked by the same postmaster drawing independent random bytes.
 #
-# A flaxid is (ms since 2015-01-01Z << 56) | random56 (SPEC.md, "flaxid").
+# A flaxid is (ms since 2015-01-01Z << 56) | random56 (doc/formats.md, "flaxid").
 # The generator is RFC 9562 "monotonic random", one state per backend: a new
 # millisecond takes a fresh random field with its top bit clear, the same
 # millisecond adds a fresh random increment >= 1 to the last random field.

@@ -1,5 +1,5 @@
 # Three regional clusters replicate into one global cluster with built-in
-# logical replication, as README's "Running on many nodes" describes: each
+# logical replication, as doc/multi-node.md describes: each
 # region has its own idgen.worker_id and countries, generates every id type
 # in DEFAULTs, and publishes its table; the global cluster subscribes to all
 # three (binary = true for two, false for one) into one table, partitioned
@@ -75,7 +75,7 @@ $global->safe_psql(
 	CREATE INDEX ON orders (f);
 	CREATE INDEX ON orders (b);
 	CREATE INDEX ON orders (u);});
-# the call README shows for pg_cron: this month and the next three
+# the call doc/reference.md shows for pg_cron: this month and the next three
 my $created = $global->safe_psql(
 	'postgres', q{
 	SELECT count(*) FROM idgen_create_partitions('public.orders',

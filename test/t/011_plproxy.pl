@@ -1,4 +1,4 @@
-# Routing by id with PL/Proxy, as README's "Running on many nodes" shows:
+# Routing by id with PL/Proxy, as doc/multi-node.md shows:
 # two data nodes, each owning some countries, and a router whose
 # insert_order(country, ...) runs on the node of the country and whose
 # get_order(id) finds the row by its id alone, routed by iuid_country(id).

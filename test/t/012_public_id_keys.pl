@@ -16,7 +16,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(usleep);
 
-# A: SPEC.md's key and vector.  B: fresh random bytes, known to no code.
+# A: doc/formats.md's key and vector.  B: fresh random bytes, known to no code.
 my $KEY_A = 'k7fBDJcQam02hsByaOWPeP2CqeDeGXvrPUkEAQBtAFc=';
 my $KEY_B = encode_base64(pack('C*', map { int(rand(256)) } 1 .. 32), '');
 my $SPEC_DISTID = '1088824355131185736905670087';

@@ -2,7 +2,7 @@
  * Unit tests of the PostgreSQL-independent core: the UUID text codec, the
  * iuid layout and the monotonic generator on a fake clock.
  *
- * Vectors come from SPEC.md; generator expectations from its rules.
+ * Vectors come from doc/formats.md; generator expectations from its rules.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -940,7 +940,7 @@ test_mono_backfill_one_ms(void **state)
 
 /* ---------- base36id ---------- */
 
-/* SPEC.md: 2025-01-01T00:00:00Z is 31622400 s after the epoch */
+/* doc/formats.md: 2025-01-01T00:00:00Z is 31622400 s after the epoch */
 #define S2025 INT64_C(31622400)
 
 static void
@@ -1134,7 +1134,7 @@ test_b36_counter_range(void **state)
 
 /* ---------- distid ---------- */
 
-/* vectors: SPEC.md, and boundaries computed with Python's integers */
+/* vectors: doc/formats.md, and boundaries computed with Python's integers */
 static const struct
 {
 	const char *dec;

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Fresh random bits, guessability and expected collisions of idgen's
-time-ordered generators, from SPEC.md's layouts and generation rules (no
+time-ordered generators, from the layouts of doc/formats.md and generation rules (no
 idgen code): the figures of doc/generation.md.
 
     /usr/bin/python3 test/vectors/odds.py          # the table

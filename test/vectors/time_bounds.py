@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Least and greatest ids of a time unit, computed from SPEC.md's layouts
+"""Least and greatest ids of a time unit, computed from the layouts of doc/formats.md
 with Python integers only (no idgen code), for sql/ranges.sql.
 
 Prints one line per (function, time): name, time, expected text form."""

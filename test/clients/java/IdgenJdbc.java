@@ -1,10 +1,13 @@
-// idgen from JDBC (pgjdbc): every idgen type, bound parameters, arrays.
+// idgen from JDBC (pgjdbc): every idgen type, bound parameters, arrays; Java's
+// own UUID, BigInteger and long as parameters, with the index; results as UUID
+// and BigInteger through org.idgen.jdbc.IdgenTypes (clients/java).
 //
 // Usage: java -cp /usr/share/java/postgresql.jar:. IdgenJdbc JDBC_URL
 // against a server with idgen installed, preloaded and idgen.worker_id set.
 // Prints one line per check and "jdbc: N passed, M failed"; exits 1 on any
 // failure.  The regions between "README begin/end" lines are quoted verbatim
 // in doc/clients.md.
+import java.math.BigInteger;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -15,6 +18,8 @@ import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
+import org.idgen.jdbc.IdgenTypes;
 import org.postgresql.util.PGobject;
 
 public class IdgenJdbc {
@@ -30,7 +35,7 @@ public class IdgenJdbc {
 		}
 	}
 
-	// type, DEFAULT generator, a SPEC.md vector, an extractor and its text for the vector
+	// type, DEFAULT generator, a doc/formats.md vector, an extractor and its text for the vector
 	static final String[][] CASES = {
 		{"iuid", "iuid_generate(42, 5)", "017f22e2-79b0-802a-8141-23456789abcd", "iuid_country(id)", "42"},
 		{"distid", "distid_generate()", "1088824355131185736905670087", "distid_to_alphanumeric(id)",
@@ -98,7 +103,7 @@ public class IdgenJdbc {
 					column(rs).equals(List.of("2")), ids);
 			}
 		}
-		// round trip of a SPEC.md vector: Java -> server -> Java
+		// round trip of a doc/formats.md vector: Java -> server -> Java
 		try (PreparedStatement ins = conn.prepareStatement("INSERT INTO " + t + " (id, n) VALUES (?, 9)");
 		     Statement st = conn.createStatement()) {
 			ins.setObject(1, c[2], Types.OTHER);
@@ -186,12 +191,137 @@ public class IdgenJdbc {
 			row.equals(List.of("42", "3", "000384A786907DB2AD82883DC7", "2015-10-15T20:10:25.807Z")), row);
 	}
 
+	static String plan(Connection conn, String query, Object... params) throws SQLException {
+		try (Statement st = conn.createStatement()) {
+			st.execute("SET enable_seqscan = off"); // the test table is small
+		}
+		StringBuilder out = new StringBuilder();
+		try (PreparedStatement ps = conn.prepareStatement("EXPLAIN (COSTS OFF) " + query)) {
+			for (int i = 0; i < params.length; i++)
+				ps.setObject(i + 1, params[i]);
+			try (ResultSet rs = ps.executeQuery()) {
+				while (rs.next())
+					out.append(rs.getString(1)).append('\n');
+			}
+		}
+		try (Statement st = conn.createStatement()) {
+			st.execute("RESET enable_seqscan");
+		}
+		return out.toString();
+	}
+
+	static boolean usesIndex(String plan) {
+		return plan.contains("Index Scan") || plan.contains("Index Only Scan");
+	}
+
+	// Java's own types as parameters and results
+	static void nativeValues(String url) throws SQLException {
+		try (Connection conn = DriverManager.getConnection(url);
+		     Statement st = conn.createStatement()) {
+			st.execute("CREATE TEMP TABLE orders (id iuid PRIMARY KEY DEFAULT iuid_generate(42, 5),"
+				+ " d distid UNIQUE DEFAULT distid_generate(), item text)");
+			st.execute("INSERT INTO orders (item) SELECT 'item ' || g FROM generate_series(1, 200) g");
+			st.execute("INSERT INTO orders VALUES ('017f22e2-79b0-802a-8141-23456789abcd', 42::numeric, 'the answer')");
+			st.execute("ANALYZE orders");
+
+			// README begin: jdbc-native
+			UUID id = null;
+			BigInteger d = null;
+			try (PreparedStatement ps = conn.prepareStatement(
+					"INSERT INTO orders (item) VALUES (?) RETURNING id, d")) {
+				ps.setString(1, "tea");
+				try (ResultSet rs = ps.executeQuery()) {
+					rs.next();
+					id = IdgenTypes.getIuid(rs, 1);      // java.util.UUID
+					d = IdgenTypes.getDistid(rs, 2);     // java.math.BigInteger
+				}
+			}
+			List<String> items = new ArrayList<>();
+			try (PreparedStatement ps = conn.prepareStatement("SELECT item FROM orders WHERE id = ?")) {
+				ps.setObject(1, id);                         // sent as uuid
+				try (ResultSet rs = ps.executeQuery()) { rs.next(); items.add(rs.getString(1)); }
+			}
+			try (PreparedStatement ps = conn.prepareStatement("SELECT item FROM orders WHERE d = ?")) {
+				ps.setObject(1, d);                          // sent as numeric
+				try (ResultSet rs = ps.executeQuery()) { rs.next(); items.add(rs.getString(1)); }
+			}
+			UUID[] ids;
+			BigInteger[] ds;
+			try (PreparedStatement ps = conn.prepareStatement(
+					"SELECT array_agg(id), array_agg(d) FROM orders WHERE id = ANY(?)")) {
+				ps.setArray(1, conn.createArrayOf("uuid", new UUID[] {id}));
+				try (ResultSet rs = ps.executeQuery()) {
+					rs.next();
+					ids = IdgenTypes.getIuidArray(rs, 1);    // UUID[]
+					ds = IdgenTypes.getDistidArray(rs, 2);   // BigInteger[]
+				}
+			}
+			// README end: jdbc-native
+			check("RETURNING read as UUID and BigInteger",
+				id != null && d != null && d.compareTo(BigInteger.TEN.pow(26)) > 0, id + " " + d);
+			check("setObject(UUID) and setObject(BigInteger) find the row",
+				items.equals(List.of("tea", "tea")), items);
+			check("createArrayOf(\"uuid\", UUID[]) binds for = ANY; arrays read as UUID[] and BigInteger[]",
+				ids != null && ids.length == 1 && id.equals(ids[0]) && ds != null && ds.length == 1
+					&& d.equals(ds[0]), java.util.Arrays.toString(ids) + " " + java.util.Arrays.toString(ds));
+
+			try (PreparedStatement ps = conn.prepareStatement("SELECT item FROM orders WHERE d = ?")) {
+				ps.setLong(1, 42);                           // sent as bigint
+				try (ResultSet rs = ps.executeQuery()) {
+					check("setLong finds the row", rs.next() && "the answer".equals(rs.getString(1)), "");
+				}
+			}
+			String p = plan(conn, "SELECT item FROM orders WHERE id = ?", id);
+			check("setObject(UUID): EXPLAIN shows the index", usesIndex(p), p);
+			p = plan(conn, "SELECT item FROM orders WHERE d = ?", d);
+			check("setObject(BigInteger): EXPLAIN shows the index", usesIndex(p), p);
+			p = plan(conn, "SELECT item FROM orders WHERE d = ?", 42L);
+			check("setObject(Long): EXPLAIN shows the index", usesIndex(p), p);
+			p = plan(conn, "SELECT item FROM orders WHERE id = ANY(?)", conn.createArrayOf("uuid", new UUID[] {id}));
+			check("createArrayOf(\"uuid\", ...): EXPLAIN shows the index", usesIndex(p), p);
+
+			// pgjdbc reads iuid as a PGobject: getObject(..., UUID.class) refuses it
+			try (ResultSet rs = st.executeQuery("SELECT id FROM orders WHERE item = 'tea'")) {
+				rs.next();
+				try {
+					Object got = rs.getObject(1, UUID.class);
+					check("getObject(iuid, UUID.class) fails with this pgjdbc (doc/clients.md says so)", false, got);
+				} catch (SQLException | RuntimeException e) {
+					check("getObject(iuid, UUID.class) fails with this pgjdbc (doc/clients.md says so)", true, e);
+				}
+			}
+			try (ResultSet rs = st.executeQuery("SELECT NULL::iuid, NULL::distid, ARRAY[NULL::iuid]")) {
+				rs.next();
+				UUID[] nulls = IdgenTypes.getIuidArray(rs, 3);
+				check("IdgenTypes: NULL stays null", IdgenTypes.getIuid(rs, 1) == null
+					&& IdgenTypes.getDistid(rs, 2) == null && nulls.length == 1 && nulls[0] == null, "");
+			}
+		}
+		try (Connection conn = DriverManager.getConnection(url + "&stringtype=unspecified");
+		     Statement st = conn.createStatement()) {
+			st.execute("CREATE TEMP TABLE orders (id iuid PRIMARY KEY, item text)");
+			st.execute("INSERT INTO orders VALUES ('017f22e2-79b0-802a-8141-23456789abcd', 'tea')");
+			try (PreparedStatement ps = conn.prepareStatement("SELECT item FROM orders WHERE id = ?")) {
+				ps.setString(1, "017f22e2-79b0-802a-8141-23456789abcd");
+				try (ResultSet rs = ps.executeQuery()) {
+					check("stringtype=unspecified: setString compares with an iuid column",
+						rs.next() && "tea".equals(rs.getString(1)), "");
+				}
+			}
+		}
+	}
+
 	public static void main(String[] args) throws Exception {
 		String url = args[0];
 		try {
 			binding(url);
 		} catch (SQLException | RuntimeException e) {
 			check("binding", false, e);
+		}
+		try {
+			nativeValues(url);
+		} catch (SQLException | RuntimeException e) {
+			check("native values", false, e);
 		}
 		try (Connection conn = DriverManager.getConnection(url)) {
 			for (String[] c : CASES) {

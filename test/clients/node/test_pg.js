@@ -1,5 +1,6 @@
 'use strict'
-// idgen from node-postgres: every idgen type, bound parameters, arrays.
+// idgen from node-postgres: every idgen type, bound parameters, arrays; a
+// string and a BigInt as parameters, with the index; a Pool.
 //
 // Connects with libpq's environment (PGHOST, PGPORT, PGUSER, PGDATABASE) to a
 // server with idgen installed, preloaded and idgen.worker_id set.  Prints one
@@ -7,25 +8,10 @@
 // failure.  The regions between "README begin/end" lines are quoted verbatim
 // in doc/clients.md.
 
-// README begin: node-postgres-types
+const path = require('path')
 const pg = require('pg')
-
-// idgen's types arrive as strings, distid as a BigInt (28 digits do not fit
-// a Number); arrays of them (iuid[] ...) need a parser, which needs the array
-// types' oids: they differ between databases, so look them up per client.
-async function registerIdgen(client) {
-  const { rows } = await client.query(
-    `SELECT typname, oid, typarray FROM pg_type
-      WHERE oid IN ('iuid'::regtype, 'distid'::regtype, 'base36id'::regtype, 'flaxid'::regtype)`)
-  const parseTextArray = pg.types.getTypeParser(1009) // text[]
-  for (const { typname, oid, typarray } of rows) {
-    const parse = typname === 'distid' ? BigInt : String
-    client.setTypeParser(oid, parse)
-    client.setTypeParser(typarray, (text) =>
-      parseTextArray(text).map((v) => (v === null ? null : parse(v))))
-  }
-}
-// README end: node-postgres-types
+// the package as a user installs it: clients/node of this repository
+const { registerIdgen, idgenTypes } = require(path.join(__dirname, '..', '..', '..', 'clients', 'node'))
 
 let passed = 0
 let failed = 0
@@ -45,7 +31,7 @@ function same(a, b) {
   return JSON.stringify(a, replacer) === JSON.stringify(b, replacer)
 }
 
-// type, DEFAULT generator, JS type of a value, a SPEC.md vector, an extractor
+// type, DEFAULT generator, JS type of a value, a doc/formats.md vector, an extractor
 // and what it gives for the vector
 const CASES = [
   ['iuid', 'iuid_generate(42, 5)', 'string', '017f22e2-79b0-802a-8141-23456789abcd',
@@ -77,33 +63,79 @@ async function perType(client, [name, dflt, jsType, vector, extractor, expected]
   r = await client.query(`SELECT id::text AS s FROM ${t} ORDER BY id`)
   check(`${name}: JS value prints as the server's text`,
     same(r.rows.map((x) => x.s), ids.map(String)), r.rows)
-  // round trip of a SPEC.md vector: JS -> server -> JS
+  // round trip of a doc/formats.md vector: JS -> server -> JS
   r = await client.query(`SELECT $1::${name}::text AS s, ${extractor} AS x, $1::${name} AS v`,
     [vector])
   check(`${name}: vector round-trips`,
     same(r.rows[0], { s: String(vector), x: expected, v: vector }), r.rows[0])
 }
 
+async function usesIndex(client, query, params) {
+  await client.query('SET enable_seqscan = off') // the test table is small
+  try {
+    const { rows } = await client.query(`EXPLAIN (COSTS OFF) ${query}`, params)
+    const plan = rows.map((r) => r['QUERY PLAN']).join('\n')
+    return [/Index (Only )?Scan/.test(plan), plan]
+  } finally {
+    await client.query('RESET enable_seqscan')
+  }
+}
+
 async function readmeExample() {
   // README begin: node-postgres-usage
+  const pg = require('pg')
+  const { registerIdgen } = require('idgen-pg-types') // clients/node
+
   const client = new pg.Client() // PGHOST, PGDATABASE ... or a connection string
   await client.connect()
   await registerIdgen(client)
   await client.query(`CREATE TEMP TABLE orders (
-                        id iuid PRIMARY KEY DEFAULT iuid_generate(42, 5), item text)`)
-  const { rows: [{ id }] } = await client.query(
-    'INSERT INTO orders (item) VALUES ($1) RETURNING id', ['tea']) // a string
+                        id iuid PRIMARY KEY DEFAULT iuid_generate(42, 5),
+                        d distid UNIQUE DEFAULT distid_generate(), item text)`)
+  const { rows: [{ id, d }] } = await client.query(
+    'INSERT INTO orders (item) VALUES ($1) RETURNING id, d', ['tea']) // a string, a BigInt
   const { rows: [{ item }] } = await client.query(
     'SELECT item FROM orders WHERE id = $1', [id])
-  const { rows: [{ ids }] } = await client.query(
-    'SELECT array_agg(id) AS ids FROM orders') // [ '01a2...' ], not '{01a2...}'
+  const { rows: [byD] } = await client.query(
+    'SELECT item FROM orders WHERE d = $1', [d])
+  const { rows: [{ ids, ds }] } = await client.query(
+    'SELECT array_agg(id) AS ids, array_agg(d) AS ds FROM orders') // [ '01a2...' ], [ 1234...n ]
   const { rows: found } = await client.query(
-    'SELECT item FROM orders WHERE id = ANY($1)', [ids])
+    'SELECT item FROM orders WHERE id = ANY($1) AND d = ANY($2)', [ids, ds])
   // README end: node-postgres-usage
+  check('README example: RETURNING gives a string and a BigInt',
+    typeof id === 'string' && typeof d === 'bigint' && d > 10n ** 26n, { id, d })
+  check('README example: a string finds the row', item === 'tea', item)
+  check('README example: a BigInt finds the row', same(byD, { item: 'tea' }), byD)
+  check('README example: arrays parse to arrays of strings and BigInts',
+    same(ids, [id]) && same(ds, [d]) && typeof ds[0] === 'bigint', { ids, ds })
+  check('README example: arrays bind for = ANY', same(found, [{ item: 'tea' }]), found)
+
+  // the same queries use the indexes
+  for (const [what, query, params] of [
+    ['a string', 'SELECT item FROM orders WHERE id = $1', [id]],
+    ['a BigInt', 'SELECT item FROM orders WHERE d = $1', [d]],
+    ['an array of strings', 'SELECT item FROM orders WHERE id = ANY($1)', [ids]],
+    ['an array of BigInts', 'SELECT item FROM orders WHERE d = ANY($1)', [ds]],
+  ]) {
+    const [ok, plan] = await usesIndex(client, query, params)
+    check(`${what}: EXPLAIN shows the index`, ok, plan)
+  }
   await client.end()
-  check('README example: insert, select by id, arrays',
-    typeof id === 'string' && item === 'tea' && same(ids, [id]) && same(found, [{ item: 'tea' }]),
-    { id, item, ids, found })
+}
+
+async function pool() {
+  const lookup = new pg.Client()
+  await lookup.connect()
+  // README begin: node-postgres-pool
+  const types = await idgenTypes(lookup, pg.types) // one client of the pool's database
+  const pool = new pg.Pool({ types })
+  const { rows: [made] } = await pool.query('SELECT distid_generate() AS d, ARRAY[iuid_generate(42, 5)] AS i')
+  // README end: node-postgres-pool
+  await lookup.end()
+  await pool.end()
+  check('Pool({ types: idgenTypes(...) }): a BigInt and an array of strings',
+    typeof made.d === 'bigint' && Array.isArray(made.i) && typeof made.i[0] === 'string', made)
 }
 
 async function main() {
@@ -121,10 +153,12 @@ async function main() {
     await plain.end()
   }
 
-  try {
-    await readmeExample()
-  } catch (e) {
-    check('README example', false, `raised ${e.message}`)
+  for (const [what, fn] of [['README example', readmeExample], ['pool', pool]]) {
+    try {
+      await fn()
+    } catch (e) {
+      check(what, false, `raised ${e.message}`)
+    }
   }
 
   const client = new pg.Client()

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""idgen from psycopg 3: every idgen type in text mode, binary mode and binary COPY.
+"""idgen from psycopg 3: every idgen type in text mode, binary mode and binary COPY;
+Python's own values (uuid.UUID, int, Decimal) as parameters, with the index.
 
 Connects with libpq's environment (PGHOST, PGPORT, PGUSER, PGDATABASE) to a
 server with idgen installed, preloaded and idgen.worker_id set.  Prints one
@@ -7,124 +8,20 @@ line per check and "psycopg: N passed, M failed"; exits 1 on any failure.
 The regions between "README begin/end" lines are quoted verbatim in doc/clients.md.
 """
 import datetime
+import decimal
 import sys
-
-# README begin: psycopg-adapters
 import uuid
 
 import psycopg
-from psycopg.adapt import Dumper, Loader
-from psycopg.pq import Format
-from psycopg.types import TypeInfo
+
+# checks also puts clients/python on the path
+from checks import check, check_not_installed, guarded, summary
+from idgen_adapters.psycopg import Base36id, Distid, Flaxid, Iuid, register_idgen
 
 
-class Iuid(uuid.UUID):
-    """An iuid, sent to the server as iuid (a plain UUID is sent as uuid)."""
-    __slots__ = ()
 
 
-class Distid(int):
-    """A distid: a 93-bit integer (0 .. 10**28 - 1)."""
-
-
-class Base36id(str):
-    """A base36id: 9 characters of 0-9A-Z."""
-
-
-class Flaxid(str):
-    """A flaxid: 16 characters of FLAX_DIGITS."""
-
-
-B36_DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-FLAX_DIGITS = "-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz"
-
-
-def _digits_to_int(text, digits, length):
-    if len(text) != length or any(c not in digits for c in text):
-        raise ValueError(f"invalid id {text!r}")
-    n = 0
-    for c in text:
-        n = n * len(digits) + digits.index(c)
-    return n
-
-
-def _int_to_digits(n, digits, length):
-    out = []
-    for _ in range(length):
-        n, r = divmod(n, len(digits))
-        out.append(digits[r])
-    return "".join(reversed(out))
-
-
-# binary wire forms (big-endian): iuid 16 bytes, distid 12, base36id int8, flaxid 12
-IDGEN_TYPES = {
-    "iuid": (Iuid, lambda v: v.bytes, lambda b: Iuid(bytes=b)),
-    "distid": (Distid, lambda v: v.to_bytes(12, "big"),
-               lambda b: Distid(int.from_bytes(b, "big"))),
-    "base36id": (Base36id, lambda v: _digits_to_int(v, B36_DIGITS, 9).to_bytes(8, "big"),
-                 lambda b: Base36id(_int_to_digits(int.from_bytes(b, "big"), B36_DIGITS, 9))),
-    "flaxid": (Flaxid, lambda v: _digits_to_int(v, FLAX_DIGITS, 16).to_bytes(12, "big"),
-               lambda b: Flaxid(_int_to_digits(int.from_bytes(b, "big"), FLAX_DIGITS, 16))),
-}
-
-
-def _register_type(conn, name, cls, to_binary, from_binary):
-    info = TypeInfo.fetch(conn, name)
-    if info is None:
-        raise LookupError(f"type {name} not found: CREATE EXTENSION idgen in this database")
-    info.register(conn)  # arrays (name[]) load and dump too
-
-    class TextLoader(Loader):
-        def load(self, data):
-            return cls(bytes(data).decode())
-
-    class BinaryLoader(Loader):
-        format = Format.BINARY
-
-        def load(self, data):
-            return from_binary(bytes(data))
-
-    # a dumper with the type's oid also serves COPY ... set_types([name])
-    class TextDumper(Dumper):
-        oid = info.oid
-
-        def dump(self, obj):
-            return str(obj if isinstance(obj, cls) else cls(obj)).encode()
-
-    class BinaryDumper(Dumper):
-        oid = info.oid
-        format = Format.BINARY
-
-        def dump(self, obj):
-            return to_binary(obj if isinstance(obj, cls) else cls(obj))
-
-    conn.adapters.register_loader(info.oid, TextLoader)
-    conn.adapters.register_loader(info.oid, BinaryLoader)
-    conn.adapters.register_dumper(cls, BinaryDumper)
-    conn.adapters.register_dumper(cls, TextDumper)  # the last one is used for %s
-
-
-def register_idgen(conn):
-    """Load idgen's types as Iuid/Distid/Base36id/Flaxid and send those as idgen types."""
-    for name, (cls, to_binary, from_binary) in IDGEN_TYPES.items():
-        _register_type(conn, name, cls, to_binary, from_binary)
-# README end: psycopg-adapters
-
-
-PASSED = FAILED = 0
-
-
-def check(name, ok, detail=""):
-    global PASSED, FAILED
-    if ok:
-        PASSED += 1
-        print(f"ok - {name}")
-    else:
-        FAILED += 1
-        print(f"not ok - {name} {detail}")
-
-
-# type, DEFAULT generator, a SPEC.md vector, an extractor and what it gives for the vector
+# type, DEFAULT generator, a doc/formats.md vector, an extractor and what it gives for the vector
 CASES = [
     ("iuid", Iuid, "iuid_generate(42, 5)", "017f22e2-79b0-802a-8141-23456789abcd",
      "iuid_country(%s)", 42),
@@ -138,12 +35,6 @@ CASES = [
 ]
 
 
-def guarded(what, fn, *args):
-    """Run fn; an exception counts as one failure and the next part still runs."""
-    try:
-        fn(*args)
-    except Exception as e:  # noqa: BLE001 - any error is a failed check
-        check(what, False, f"raised {type(e).__name__}: {e}")
 
 
 def per_type(conn, binary, name, cls, default, vector, extractor, expected):
@@ -168,7 +59,7 @@ def per_type(conn, binary, name, cls, default, vector, extractor, expected):
     got = cur.execute(f"SELECT id::text FROM {t} ORDER BY id").fetchall()
     check(f"{mode} {name}: Python text form is the server's",
           [r[0] for r in got] == [str(i) for i in ids], repr(got))
-    # round trip of a SPEC.md vector: Python -> server -> Python
+    # round trip of a doc/formats.md vector: Python -> server -> Python
     v = cls(vector)
     got = cur.execute(f"SELECT {p}::text, {extractor.replace('%s', p)}, {p}",
                       [v, v, v]).fetchone()
@@ -215,26 +106,118 @@ def bad_values(conn):
         check("the server validates binary input (distid 10**28)", True)
 
 
+def plan_uses_index(conn, query, params):
+    """EXPLAIN of the same query, bound the same way, names an index scan."""
+    conn.execute("SET enable_seqscan = off")  # the test tables are small
+    try:
+        plan = "\n".join(r[0] for r in conn.execute("EXPLAIN (COSTS OFF) " + query, params))
+    finally:
+        conn.execute("RESET enable_seqscan")
+    return "Index Scan" in plan or "Index Only Scan" in plan, plan
+
+
 def readme_example():
     # README begin: psycopg-usage
+    from decimal import Decimal
+    from uuid import UUID
+
+    import psycopg
+    from idgen_adapters.psycopg import register_idgen
+
     with psycopg.connect(autocommit=True) as conn:  # PGHOST, PGDATABASE ... or a conninfo
         register_idgen(conn)
         conn.execute("CREATE TEMP TABLE orders (id iuid PRIMARY KEY DEFAULT iuid_generate(42, 5),"
-                     " item text)")
-        order_id = conn.execute("INSERT INTO orders (item) VALUES (%s) RETURNING id",
-                                ["tea"]).fetchone()[0]                # an Iuid
-        item = conn.execute("SELECT item FROM orders WHERE id = %s", [order_id]).fetchone()[0]
-        ids = conn.execute("SELECT array_agg(id) FROM orders").fetchone()[0]   # [Iuid(...)]
-        with conn.cursor(binary=True) as cur:                         # binary results too
-            same = cur.execute("SELECT id FROM orders WHERE id = %b", [order_id]).fetchone()[0]
-        with conn.cursor().copy("COPY orders (id, item) FROM STDIN (FORMAT BINARY)") as copy:
-            copy.set_types(["iuid", "text"])
-            copy.write_row((Iuid("017f22e2-79b0-802a-8141-23456789abcd"), "coffee"))
-        # README end: psycopg-usage
-        rows = conn.execute("SELECT count(*) FROM orders").fetchone()[0]
-    check("README example: insert, select by id, arrays, binary, COPY",
-          type(order_id) is Iuid and item == "tea" and ids == [order_id] and same == order_id
-          and rows == 2)
+                     " d distid UNIQUE DEFAULT distid_generate(), item text)")
+        order_id, d = conn.execute("INSERT INTO orders (item) VALUES (%s) RETURNING id, d",
+                                   ["tea"]).fetchone()   # a UUID (Iuid) and an int (Distid)
+        as_uuid = UUID(str(order_id))                   # a plain UUID, as from a request
+        by_uuid = conn.execute("SELECT item FROM orders WHERE id = %s", [as_uuid]).fetchone()
+        by_list = conn.execute("SELECT item FROM orders WHERE id = ANY(%s)", [[as_uuid]]).fetchall()
+        by_int = conn.execute("SELECT item FROM orders WHERE d = %s", [int(d)]).fetchone()
+        by_decimal = conn.execute("SELECT item FROM orders WHERE d = %s", [Decimal(d)]).fetchone()
+        ids = conn.execute("SELECT array_agg(id), array_agg(d) FROM orders").fetchone()
+        # ([Iuid('...')], [Distid(...)]): lists of UUIDs and ints
+    # README end: psycopg-usage
+    check("README example: RETURNING gives a uuid.UUID and an int",
+          isinstance(order_id, uuid.UUID) and isinstance(d, int) and d > 10**26, repr((order_id, d)))
+    check("README example: a plain uuid.UUID finds the row", by_uuid == ("tea",), repr(by_uuid))
+    check("README example: a list of uuid.UUID (= ANY) finds the row", by_list == [("tea",)],
+          repr(by_list))
+    check("README example: an int finds the row", by_int == ("tea",), repr(by_int))
+    check("README example: a Decimal finds the row", by_decimal == ("tea",), repr(by_decimal))
+    check("README example: arrays load as lists of UUIDs and ints",
+          ids == ([order_id], [d]) and all(isinstance(i, uuid.UUID) for i in ids[0])
+          and all(isinstance(i, int) for i in ids[1]), repr(ids))
+
+
+def native_values(conn):
+    """Python's own values as parameters: each finds the row, EXPLAIN shows the index."""
+    conn.execute("CREATE TEMP TABLE native (id iuid PRIMARY KEY DEFAULT iuid_generate(42, 5),"
+                 " d distid UNIQUE DEFAULT distid_generate(), n int)")
+    conn.execute("INSERT INTO native (n) SELECT g FROM generate_series(1, 200) g")
+    conn.execute("INSERT INTO native (id, d, n) VALUES ('017f22e2-79b0-802a-8141-23456789abcd',"
+                 " 42::numeric, 0)")
+    conn.execute("ANALYZE native")
+    row_id, row_d = conn.execute("SELECT id, d FROM native WHERE n = 100").fetchone()
+    for binary in (False, True):
+        mode = "binary" if binary else "text"
+        cur = conn.cursor(binary=binary)
+        for what, col, value in [
+                ("uuid.UUID", "id", uuid.UUID(str(row_id))),
+                ("int (numeric on the wire)", "d", int(row_d)),
+                ("decimal.Decimal", "d", decimal.Decimal(int(row_d))),
+                ("small int (int2 on the wire)", "d", 42),
+                ("int (int8 on the wire)", "d", 2**40)]:
+            query = f"SELECT n FROM native WHERE {col} = %s"
+            got = cur.execute(query, [value]).fetchall()
+            want = [(0,)] if value == 42 else [] if value == 2**40 else [(100,)]
+            check(f"{mode}: {what} parameter finds the row", got == want, repr(got))
+            ok, plan = plan_uses_index(conn, query, [value])
+            check(f"{mode}: {what} parameter: EXPLAIN shows the index", ok, plan)
+        for what, col, values in [
+                ("list of uuid.UUID", "id", [uuid.UUID(str(row_id)),
+                                             uuid.UUID("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11")]),
+                ("list of int", "d", [int(row_d), 42]),
+                ("list of Decimal", "d", [decimal.Decimal(int(row_d)), decimal.Decimal(42)])]:
+            query = f"SELECT n FROM native WHERE {col} = ANY(%s) ORDER BY n"
+            got = cur.execute(query, [values]).fetchall()
+            want = [(100,)] if col == "id" else [(0,), (100,)]
+            check(f"{mode}: {what} (= ANY) finds the rows", got == want, repr(got))
+            ok, plan = plan_uses_index(conn, query, [values])
+            check(f"{mode}: {what} (= ANY): EXPLAIN shows the index", ok, plan)
+        try:
+            cur.execute("SELECT iuid_country(%s)", [uuid.UUID(str(row_id))])
+            check(f"{mode}: a plain uuid.UUID as a function's iuid argument is refused", False)
+        except psycopg.errors.UndefinedFunction:
+            check(f"{mode}: a plain uuid.UUID as a function's iuid argument is refused", True)
+        got = cur.execute("SELECT iuid_country(%s), iuid_country(%s::iuid)",
+                          [row_id, uuid.UUID(str(row_id))]).fetchone()
+        check(f"{mode}: an Iuid, or a uuid.UUID cast with ::iuid, is a function's argument",
+              got == (42, 42), repr(got))
+        got = cur.execute("SELECT id, d, ARRAY[id], ARRAY[d] FROM native WHERE n = 100").fetchone()
+        check(f"{mode}: results are uuid.UUID and int, arrays lists of them",
+              isinstance(got[0], uuid.UUID) and isinstance(got[1], int)
+              and isinstance(got[2][0], uuid.UUID) and isinstance(got[3][0], int)
+              and got == (row_id, row_d, [row_id], [row_d]), repr(got))
+    conn.execute("DROP TABLE native")
+
+
+def pool():
+    try:
+        import psycopg_pool
+    except ImportError as e:
+        check("psycopg_pool: ConnectionPool(configure=register_idgen)", False, str(e))
+        return
+    # README begin: psycopg-pool
+    from psycopg_pool import ConnectionPool
+
+    with ConnectionPool("", configure=register_idgen, min_size=2) as pool:  # PG* variables
+        with pool.connection() as conn:
+            made = conn.execute("SELECT iuid_generate(42, 5), distid_generate()").fetchone()
+    # README end: psycopg-pool
+    check("psycopg_pool: ConnectionPool(configure=register_idgen) loads UUID and int",
+          isinstance(made[0], uuid.UUID) and isinstance(made[1], int), repr(made))
+    del psycopg_pool
 
 
 def without_adapters():
@@ -250,20 +233,15 @@ def without_adapters():
 
 
 def not_installed():
-    # the scratch cluster has idgen in its database postgres only
     with psycopg.connect(dbname="template1") as conn:
-        try:
-            register_idgen(conn)
-            check("register_idgen where idgen is not installed raises LookupError", False)
-        except LookupError as e:
-            check("register_idgen where idgen is not installed raises LookupError",
-                  "CREATE EXTENSION idgen" in str(e), str(e))
+        check_not_installed(register_idgen, conn)
 
 
 def main():
     guarded("not installed", not_installed)
     guarded("without adapters", without_adapters)
     guarded("README example", readme_example)
+    guarded("psycopg_pool", pool)
     with psycopg.connect(autocommit=True) as conn:
         register_idgen(conn)
         for binary in (False, True):
@@ -272,8 +250,8 @@ def main():
         for case in CASES:
             guarded(f"binary COPY {case[0]}", binary_copy, conn, *case)
         guarded("bad values", bad_values, conn)
-    print(f"psycopg: {PASSED} passed, {FAILED} failed")
-    return 1 if FAILED or not PASSED else 0
+        guarded("native values", native_values, conn)
+    return summary("psycopg")
 
 
 if __name__ == "__main__":
