@@ -12,15 +12,18 @@ source "$IDGEN_ROOT/tools/pgbuild.sh"
 source "$IDGEN_ROOT/tools/citusbuild.sh"
 
 # The PostgreSQL majors idgen supports.  15 is Debian 12's own server; the
-# others are built from Debian's source packages by tools/pgbuild.sh into a
-# cache outside the checkout.  IDGEN_PG_VERSION picks the one a demo or a
+# others are built by tools/pgbuild.sh into a cache outside the checkout (17
+# and 18 from Debian's source packages, 18 with assertions; 19, i.e.
+# 19beta1, from the vendored release source).  IDGEN_PG_VERSION picks the one a demo or a
 # benchmark runs on; tools/test.sh runs against every one of
 # IDGEN_PG_VERSIONS.
 IDGEN_PG_DEBIAN=15
-IDGEN_PG_SUPPORTED="15 17 18"
+IDGEN_PG_SUPPORTED="15 17 18 19"
 IDGEN_PG_VERSION=${IDGEN_PG_VERSION:-$IDGEN_PG_DEBIAN}
 IDGEN_PG_VERSIONS=${IDGEN_PG_VERSIONS:-$IDGEN_PG_SUPPORTED}
 PG_MAJOR=$IDGEN_PG_VERSION
+PG_BUILD=$PG_MAJOR
+PG_LABEL=$PG_MAJOR
 PG_CONFIG=/usr/lib/postgresql/$IDGEN_PG_DEBIAN/bin/pg_config
 
 # Debian packages the build, the tests and the benchmarks need
@@ -109,12 +112,14 @@ idgen_cleanup() {
 # while other work runs; idgen_pg_select of such a major then waits for its
 # build through the per-major lock (and builds it itself if this one
 # failed).  Log in $IDGEN_TOP/prebuild.log.  Needs idgen_workdir.
+#  A build named MAJOR-VARIANT (tools/pgbuild.sh) is
+# built after the majors.
 idgen_pg_prebuild() {
 	local v todo=() citus=() majors=()
 	for v in "$@"; do
 		[ "$v" = "$IDGEN_PG_DEBIAN" ] && continue
 		majors+=("$v")
-		[ -f "$IDGEN_PG_CACHE/$v/.idgen-built" ] || todo+=("$v")
+		idgen_pg_current "$v" || todo+=("$v")
 		# Citus too, where the citus suite will want it
 		if { [ -z "${IDGEN_SUITES:-}" ] || [[ " $IDGEN_SUITES " == *" citus "* ]]; } &&
 			[[ " $IDGEN_CITUS_MAJORS " == *" $v "* ]] && ! idgen_citus_current "$v"; then
@@ -136,24 +141,31 @@ idgen_pg_prebuild() {
 	IDGEN_PREBUILD_PID=$!
 }
 
-# idgen_pg_select MAJOR: build against and run PostgreSQL MAJOR from now on
-# (PG_MAJOR, PG_CONFIG, IDGEN_WORK); a major other than Debian's own is built
-# into the cache first if it is not there yet.  Needs idgen_workdir.
+# idgen_pg_select BUILD: build against and run PostgreSQL BUILD from now on
+# (PG_MAJOR, PG_BUILD, PG_LABEL, PG_CONFIG, IDGEN_WORK); BUILD is a major or
+# a variant build of one (MAJOR-VARIANT, tools/pgbuild.sh).  A build other
+# than Debian's own server is built into the cache first if it is not there
+# yet.  Needs idgen_workdir.
 idgen_pg_select() {
 	case " $IDGEN_PG_SUPPORTED " in
-	*" $1 "*) ;;
+	*" ${1%%-*} "*) ;;
 	*) say "PostgreSQL $1 is not supported (supported: $IDGEN_PG_SUPPORTED)"; return 1 ;;
 	esac
-	PG_MAJOR=$1
-	if [ "$PG_MAJOR" = "$IDGEN_PG_DEBIAN" ]; then
+	PG_MAJOR=${1%%-*}
+	PG_BUILD=$1
+	PG_LABEL=$(idgen_pg_label "$PG_MAJOR")${PG_BUILD#"$PG_MAJOR"}
+	# a sanitizer build's programs, pg_config included, run without leak
+	# checks: PostgreSQL leaves memory to process exit by design
+	case $PG_BUILD in *-asan) export ASAN_OPTIONS=detect_leaks=0 ;; esac
+	if [ "$PG_BUILD" = "$IDGEN_PG_DEBIAN" ]; then
 		PG_CONFIG=/usr/lib/postgresql/$PG_MAJOR/bin/pg_config
 	else
 		# explicit returns: callers test this function, which turns off set -e inside it
 		idgen_deps "${IDGEN_PG_BUILD_PACKAGES[@]}" || return 1
-		idgen_pg_build "$PG_MAJOR" || return 1
-		PG_CONFIG=$IDGEN_PG_CACHE/$PG_MAJOR/bin/pg_config
+		idgen_pg_build "$PG_BUILD" || return 1
+		PG_CONFIG=$IDGEN_PG_CACHE/$PG_BUILD/bin/pg_config
 	fi
-	IDGEN_WORK=$IDGEN_TOP/pg$PG_MAJOR
+	IDGEN_WORK=$IDGEN_TOP/pg$PG_BUILD
 	mkdir -p "$IDGEN_WORK"
 	[ "$(id -u)" -eq 0 ] && chown "$SERVER_USER" "$IDGEN_WORK"
 	PGDATA=
@@ -169,6 +181,17 @@ idgen_build() {
 	make -s -C "$IDGEN_BUILD" PG_CONFIG="$PG_CONFIG" PG_CFLAGS="$*"
 }
 
+# idgen_say_assertions: whether the selected server, and so idgen built
+# against it (pg_config.h defines USE_ASSERT_CHECKING for every file that
+# includes postgres.h), checks assertions
+idgen_say_assertions() {
+	if grep -q '^#define USE_ASSERT_CHECKING 1' "$("$PG_CONFIG" --includedir-server)/pg_config.h"; then
+		say "assertions: on (USE_ASSERT_CHECKING)"
+	else
+		say "assertions: off"
+	fi
+}
+
 # idgen_copy_tree DIR: the checkout's sources, without build output, in DIR
 idgen_copy_tree() {
 	mkdir -p "$1"
@@ -181,12 +204,12 @@ idgen_copy_tree() {
 # binaries find their share and lib directories relative to themselves.
 idgen_install() {
 	local inst=$IDGEN_WORK/install dir pgxs
-	if [ "$PG_MAJOR" = "$IDGEN_PG_DEBIAN" ]; then
+	if [ "$PG_BUILD" = "$IDGEN_PG_DEBIAN" ]; then
 		mkdir -p "$inst/usr/lib/postgresql" "$inst/usr/share/postgresql"
 		cp -a "/usr/lib/postgresql/$PG_MAJOR" "$inst/usr/lib/postgresql/"
 		cp -a "/usr/share/postgresql/$PG_MAJOR" "$inst/usr/share/postgresql/"
 	else
-		dir=$IDGEN_PG_CACHE/$PG_MAJOR
+		dir=$IDGEN_PG_CACHE/$PG_BUILD
 		mkdir -p "$inst$(dirname "$dir")"
 		cp -a "$dir" "$inst$dir"
 	fi

@@ -25,6 +25,31 @@
 
 # suites of Debian's archive whose Sources index carries the major
 declare -A IDGEN_PG_SUITE=([17]="trixie" [18]="forky sid")
+# Majors built from a release source kept beside the checkout instead
+# (../shared/vendor, relative to the checkout; its README gives provenance
+# and checksum): "FILE SHA256".  Debian's archive names 19's tarballs
+# but does not serve them.
+declare -A IDGEN_PG_VENDORED=([19]="postgresql-19beta1.tar.xz f6ca515d36fe5e090523c718f27e4bab9581fe4efcf0d2145e61841f6febf060")
+# what a test calls such a major (a beta is never called by the major alone)
+declare -A IDGEN_PG_LABEL=([19]="19beta1")
+idgen_pg_label() { echo "${IDGEN_PG_LABEL[$1]:-$1}"; }
+IDGEN_PG_VENDOR_DIR=${IDGEN_PG_VENDOR_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/../shared/vendor}
+# What every server is configured with: only what the tests use (no
+# readline: psql runs scripts; no ICU, no documentation).
+IDGEN_PG_CONFIGURE=(--enable-tap-tests --with-openssl --without-icu --without-readline)
+# On top of that, per build: 18 with assertions (as PostgreSQL's own
+# buildfarm and CI, Citus and pgvector test), 15 (Debian's) and 17 stay
+# release builds.  A build named MAJOR-VARIANT is a further server of that
+# major, compiled from the source the plain build of MAJOR keeps: "asan"
+# with AddressSanitizer and UndefinedBehaviorSanitizer (PostgreSQL's CI
+# flags: src/tools/ci, .cirrus.tasks.yml), "exec" with EXEC_BACKEND (every
+# child process re-executes the server binary, as on Windows).
+# The arguments are separated by "|".
+declare -A IDGEN_PG_CONFIGURE_EXTRA=(
+	[18]="--enable-cassert|--enable-debug"
+	[17-asan]="--enable-cassert|--enable-debug|CFLAGS=-Og -ggdb -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all|LDFLAGS=-fsanitize=address,undefined"
+	[17-exec]="--enable-cassert|--enable-debug|CPPFLAGS=-DEXEC_BACKEND"
+)
 # Pinned releases, newest first per major: "MAJOR VERSION SHA256" of
 # postgresql-MAJOR_VERSION.orig.tar.bz2 as Debian's .dsc lists it.
 IDGEN_PG_PINNED=(
@@ -158,53 +183,120 @@ idgen_pg_fetch() {
 	return 1
 }
 
-# idgen_pg_build MAJOR: the cached server of MAJOR, built if missing.
-# Sets nothing; the tree is $IDGEN_PG_CACHE/MAJOR.  Runs that need the same
-# major at the same time wait for one build (a lock per major).
+# idgen_pg_configure_args BUILD: the configure arguments of BUILD (a major,
+# or MAJOR-VARIANT), one per line
+idgen_pg_configure_args() {
+	local a
+	printf '%s\n' "${IDGEN_PG_CONFIGURE[@]}"
+	IFS='|' read -r -a a <<<"${IDGEN_PG_CONFIGURE_EXTRA[$1]:-}"
+	[ ${#a[@]} -eq 0 ] || printf '%s\n' "${a[@]}"
+}
+
+# idgen_pg_current BUILD: is BUILD in the cache, configured as it is today?
+# The stamp's second line records the configure arguments; a stamp without
+# it (written before it was recorded) stands for a plain build.
+idgen_pg_current() {
+	local stamp=$IDGEN_PG_CACHE/$1/.idgen-built want have
+	[ -f "$stamp" ] || return 1
+	want="configure: $(idgen_pg_configure_args "$1" | paste -sd' ')"
+	have=$(sed -n 2p "$stamp")
+	[ -n "$have" ] || have="configure: ${IDGEN_PG_CONFIGURE[*]}"
+	[ "$have" = "$want" ]
+}
+
+# idgen_pg_build BUILD: the cached server of BUILD (a major, or
+# MAJOR-VARIANT), built if missing or configured otherwise.  Sets nothing;
+# the tree is $IDGEN_PG_CACHE/BUILD.  Runs that need the same build at the
+# same time wait for one build (a lock per build).
 idgen_pg_build() {
-	local major=$1 fd rc
-	[ -f "$IDGEN_PG_CACHE/$major/.idgen-built" ] && return 0
-	[ -n "${IDGEN_PG_SUITE[$major]:-}" ] || { echo "idgen: no source suite for PostgreSQL $major" >&2; return 1; }
+	local build=$1 major=${1%%-*} fd rc
+	idgen_pg_current "$build" && return 0
+	if [ "$build" = "$major" ] && [ -z "${IDGEN_PG_SUITE[$major]:-}" ] && [ -z "${IDGEN_PG_VENDORED[$major]:-}" ]; then
+		echo "idgen: no source for PostgreSQL $major" >&2
+		return 1
+	fi
+	# a variant compiles the source the plain build of its major keeps
+	[ "$build" = "$major" ] || idgen_pg_build "$major" || return 1
 	mkdir -p "$IDGEN_PG_CACHE"
-	exec {fd}>"$IDGEN_PG_CACHE/.lock-$major"
+	exec {fd}>"$IDGEN_PG_CACHE/.lock-$build"
 	flock "$fd"
 	rc=0
-	[ -f "$IDGEN_PG_CACHE/$major/.idgen-built" ] || idgen_pg_build_locked "$major" || rc=$?
+	idgen_pg_current "$build" || idgen_pg_build_locked "$build" || rc=$?
 	exec {fd}>&-
 	return $rc
 }
 
+# idgen_pg_vendored MAJOR DIR: the vendored source of MAJOR, checked and
+# unpacked in DIR
+idgen_pg_vendored() {
+	local file sum tarball
+	read -r file sum <<<"${IDGEN_PG_VENDORED[$1]}"
+	tarball=$IDGEN_PG_VENDOR_DIR/$file
+	[ -f "$tarball" ] || { echo "idgen: PostgreSQL $1: source $tarball is missing" >&2; return 1; }
+	if [ "$(sha256sum <"$tarball" | cut -d' ' -f1)" != "$sum" ]; then
+		echo "idgen: PostgreSQL $1: $tarball does not have SHA-256 $sum; refused" >&2
+		return 1
+	fi
+	tar -C "$2" -xJf "$tarball" || { echo "idgen: PostgreSQL $1: $tarball does not unpack" >&2; return 1; }
+	echo "idgen: PostgreSQL $1: source $file (sha256 $sum)" >&2
+}
+
+# idgen_pg_source MAJOR: the unpacked source the build of MAJOR keeps
+idgen_pg_source() {
+	find "$IDGEN_PG_CACHE/src-$1" -mindepth 1 -maxdepth 1 -type d -name "postgresql-$1[.a-z]*" 2>/dev/null | head -n 1
+}
+
 idgen_pg_build_locked() {
-	local major=$1 prefix=$IDGEN_PG_CACHE/$1 src log t0 c
+	local build=$1 major=${1%%-*} prefix=$IDGEN_PG_CACHE/$1 src log t0 c args=()
 	t0=$(date +%s)
-	echo "idgen: building PostgreSQL $major from its release source into $prefix (a few minutes, once)" >&2
-	rm -rf "$prefix" "$IDGEN_PG_CACHE/src-$major"
-	src=$IDGEN_PG_CACHE/src-$major
-	mkdir -p "$src"
-	idgen_pg_fetch "$major" "$src" || return 1
-	rm -rf "$src/apt"
-	src=$(find "$src" -mindepth 1 -maxdepth 1 -type d -name "postgresql-$major.*" | head -n 1)
-	[ -n "$src" ] || { echo "idgen: no unpacked source for PostgreSQL $major" >&2; return 1; }
-	log=$IDGEN_PG_CACHE/build-$major.log
-	# Only what the tests use: no readline (psql runs scripts), no ICU, no
-	# documentation; the contrib modules the tests load.
+	mapfile -t args < <(idgen_pg_configure_args "$build")
+	rm -rf "$prefix"
+	if [ "$build" = "$major" ]; then
+		echo "idgen: building PostgreSQL $major from its release source into $prefix (a few minutes, once)" >&2
+		rm -rf "$IDGEN_PG_CACHE/src-$major"
+		src=$IDGEN_PG_CACHE/src-$major
+		mkdir -p "$src"
+		if [ -n "${IDGEN_PG_VENDORED[$major]:-}" ]; then
+			idgen_pg_vendored "$major" "$src" || return 1
+		else
+			idgen_pg_fetch "$major" "$src" || return 1
+			rm -rf "$src/apt"
+		fi
+		src=$(idgen_pg_source "$major")
+		[ -n "$src" ] || { echo "idgen: no unpacked source for PostgreSQL $major" >&2; return 1; }
+	else
+		# a copy of the major's kept source, unconfigured, built in place
+		# and removed after (a VPATH build refuses a configured source)
+		echo "idgen: building PostgreSQL $major ($build) from the kept source into $prefix (several minutes, once)" >&2
+		c=$(idgen_pg_source "$major")
+		[ -n "$c" ] || { echo "idgen: no kept source for PostgreSQL $major in $IDGEN_PG_CACHE/src-$major" >&2; return 1; }
+		src=$IDGEN_PG_CACHE/build-src-$build
+		rm -rf "$src"
+		cp -a "$c" "$src" && { [ ! -f "$src/config.status" ] || make -C "$src" -s distclean >/dev/null; } ||
+			{ echo "idgen: cannot copy the source of PostgreSQL $major" >&2; return 1; }
+	fi
+	log=$IDGEN_PG_CACHE/build-$build.log
 	(
 		cd "$src" &&
-			./configure --prefix="$prefix" --enable-tap-tests --with-openssl --without-icu \
-				--without-readline &&
+			./configure --prefix="$prefix" "${args[@]}" &&
 			make -j"$(nproc)" &&
 			make install &&
 			for c in "${IDGEN_PG_CONTRIB[@]}"; do make -C "contrib/$c" -j"$(nproc)" install || exit 1; done &&
 			make clean	# keep the source (core's code is a reference), not 200 MB of objects
-	) >"$log" 2>&1 || { tail -n 60 "$log" >&2; echo "idgen: building PostgreSQL $major failed, log in $log" >&2; return 1; }
+	) >"$log" 2>&1 || { tail -n 60 "$log" >&2; echo "idgen: building PostgreSQL $build failed, log in $log" >&2; return 1; }
+	[ "$build" = "$major" ] || rm -rf "$src"
 	# the servers run as an unprivileged user and read the tree
 	chmod -R a+rX "$prefix"
-	"$prefix/bin/pg_config" --version >"$prefix/.idgen-built"
-	echo "idgen: built $(cat "$prefix/.idgen-built") in $(($(date +%s) - t0)) s" >&2
+	{
+		# a sanitizer build's pg_config too reports PostgreSQL's by-design leaks at exit
+		ASAN_OPTIONS=detect_leaks=0 "$prefix/bin/pg_config" --version
+		echo "configure: ${args[*]}"
+	} >"$prefix/.idgen-built" || { echo "idgen: the new pg_config of $build does not run" >&2; return 1; }
+	echo "idgen: built $build: $(head -n 1 "$prefix/.idgen-built") (${args[*]}) in $(($(date +%s) - t0)) s" >&2
 }
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	set -euo pipefail
-	[ $# -gt 0 ] || set -- "${!IDGEN_PG_SUITE[@]}"
-	for major in "$@"; do idgen_pg_build "$major"; done
+	[ $# -gt 0 ] || set -- "${!IDGEN_PG_SUITE[@]}" "${!IDGEN_PG_VENDORED[@]}"
+	for build in "$@"; do idgen_pg_build "$build"; done
 fi

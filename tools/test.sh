@@ -12,7 +12,9 @@
 # benchmark harness at tiny sizes, a Citus cluster (test/citus; on the
 # majors Citus supports), and idgen under the operations tools where they
 # support the major (test/ops: Patroni, pgBackRest); after every major,
-# pg_upgrade between the majors tested (test/ops/pgupgrade.sh).
+# pg_upgrade between the majors tested (test/ops/pgupgrade.sh); then the
+# suites on server builds of their own (test/checked: a sanitizer run, an
+# EXEC_BACKEND server).  18 is built with assertions; 19 is 19beta1.
 # Ends with one line "idgen: N passed, M failed" (", K skipped" added when
 # something was skipped).
 #
@@ -36,6 +38,7 @@ source "$IDGEN_ROOT/test/ops/pgbackrest.sh"
 source "$IDGEN_ROOT/test/ops/pgupgrade.sh"
 source "$IDGEN_ROOT/test/ops/patroni.sh"
 source "$IDGEN_ROOT/test/pgcron/run.sh"
+source "$IDGEN_ROOT/test/checked/run.sh"
 
 # docs: links, SQLSTATEs and repeats of the user pages (test/doc/run.sh)
 ONCE_SUITES=(fuzz pgbuild docs)
@@ -158,7 +161,7 @@ run_citus() {
 	local t0
 	case " $IDGEN_CITUS_MAJORS " in
 	*" $PG_MAJOR "*) ;;
-	*) skip "${SUITE_PREFIX}citus" 1 "Citus $IDGEN_CITUS_VERSION does not support PostgreSQL $PG_MAJOR (tested on $IDGEN_CITUS_MAJORS)"; return 0 ;;
+	*) skip "${SUITE_PREFIX}citus" 1 "Citus $IDGEN_CITUS_VERSION does not support PostgreSQL $PG_LABEL (tested on $IDGEN_CITUS_MAJORS)"; return 0 ;;
 	esac
 	if ! { idgen_deps "${IDGEN_CITUS_BUILD_PACKAGES[@]}" && idgen_citus_install; }; then
 		record citus 0 1
@@ -208,23 +211,30 @@ run_bench() {
 	fi
 }
 
+# build_step: idgen built with -Werror for the selected server, counted
+# as the suite "build"
+build_step() {
+	say "building against PostgreSQL $PG_LABEL with -Werror"
+	if ! idgen_build -Werror >"$IDGEN_WORK/build.log" 2>&1; then
+		cat "$IDGEN_WORK/build.log"
+		record build 0 1
+		return 1
+	fi
+	cat "$IDGEN_WORK/build.log"
+	idgen_say_assertions
+	record build 1 0
+}
+
 # Build and install for the selected major, then its suites.  A build
 # failure counts once and skips the suites that need the build.
 run_version() {
 	local suite
-	say "building against PostgreSQL $PG_MAJOR with -Werror"
-	if ! idgen_build -Werror >"$IDGEN_WORK/build.log" 2>&1; then
-		cat "$IDGEN_WORK/build.log"
-		record build 0 1
-		return 0
-	fi
-	cat "$IDGEN_WORK/build.log"
-	record build 1 0
+	build_step || return 0
 	idgen_install
 	OPS_BIN[$PG_MAJOR]=$PG_BIN
 	for suite in "${VERSION_SUITES[@]}"; do
 		wanted "$suite" || continue
-		say "PostgreSQL $PG_MAJOR: $suite"
+		say "PostgreSQL $PG_LABEL: $suite"
 		"run_${suite//-/_}"
 	done
 }
@@ -286,8 +296,9 @@ for v in $IDGEN_PG_VERSIONS; do
 done
 
 # the servers not in the cache yet build while the core's and the first
-# major's suites run (most of a TAP test's time is spent waiting)
-idgen_pg_prebuild $IDGEN_PG_VERSIONS
+# major's suites run (most of a TAP test's time is spent waiting), then
+# those of the checked suites, which run last
+idgen_pg_prebuild $IDGEN_PG_VERSIONS $(checked_servers)
 
 # the core does not depend on PostgreSQL: once, in a build of its own
 IDGEN_BUILD=$IDGEN_TOP/core
@@ -303,20 +314,20 @@ for v in $IDGEN_PG_VERSIONS; do
 	SUITE_PREFIX=
 	if ! idgen_pg_select "$v"; then
 		# no server for this major: every suite it would have run fails, so none vanishes
-		SUITE_PREFIX=pg$v/
+		SUITE_PREFIX=pg$(idgen_pg_label "$v")/
 		record server 0 1
 		record build 0 1
 		for suite in "${VERSION_SUITES[@]}"; do
 			wanted "$suite" && record "$suite" 0 1
 		done
-		TIMES+=("pg$v: $(($(date +%s) - t0)) s")
+		TIMES+=("pg$(idgen_pg_label "$v"): $(($(date +%s) - t0)) s")
 		continue
 	fi
-	SUITE_PREFIX=pg$v/
+	SUITE_PREFIX=pg$PG_LABEL/
 	t1=$(date +%s)
 	run_version
 	# the server's own build (or its reuse from the cache), then the suites
-	TIMES+=("pg$v: $((t1 - t0)) s server + $(($(date +%s) - t1)) s suites")
+	TIMES+=("pg$PG_LABEL: $((t1 - t0)) s server + $(($(date +%s) - t1)) s suites")
 done
 
 # after every major: pg_upgrade between them (test/ops/pgupgrade.sh)
@@ -326,6 +337,9 @@ if wanted pgupgrade; then
 	run_pgupgrade
 	TIMES+=("pgupgrade: $(($(date +%s) - t0)) s")
 fi
+
+# last: the suites on server builds of their own (test/checked/run.sh)
+run_checked
 
 [ -f "$IDGEN_TOP/prebuild.log" ] && grep '^idgen:' "$IDGEN_TOP/prebuild.log" >&2
 say "results:"

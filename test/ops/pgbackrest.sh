@@ -75,7 +75,7 @@ ops_pgbackrest() {
 	if ! out=$(as_server $br stanza-create 2>&1); then
 		echo "$out"
 		if grep -qi 'version' <<<"$out" && grep -qi 'support' <<<"$out"; then
-			echo "skip: pgBackRest $(pgbackrest version | sed 's/^pgBackRest //') refuses PostgreSQL $PG_MAJOR: $(grep -i version <<<"$out" | head -n 1)"
+			echo "skip: pgBackRest $(pgbackrest version | sed 's/^pgBackRest //') refuses PostgreSQL $PG_LABEL: $(grep -i version <<<"$out" | head -n 1)"
 			return 0
 		fi
 		return 1

@@ -1,7 +1,7 @@
 # test/ops/pgupgrade.sh — sourced by tools/test.sh.
 #
 # run_pgupgrade: pg_upgrade between the majors of IDGEN_PG_VERSIONS (15 → 17,
-# 15 → 18, 17 → 18), once after every major's suites, with the install trees
+# 15 → 18, 17 → 18, 18 → 19beta1), once after every major's suites, with the install trees
 # they left (OPS_BIN).  Each pair is first tried by PostgreSQL alone (a
 # table without idgen, idgen not preloaded): where pg_upgrade fails even
 # then, the pair is skipped with PostgreSQL's error.  Otherwise, in copy and
@@ -17,29 +17,30 @@
 declare -A OPS_BIN=()
 
 run_pgupgrade() {
-	local pair old new mode dir out reason d
-	for pair in "15 17" "15 18" "17 18"; do
+	local pair old new mode dir out reason d name
+	for pair in "15 17" "15 18" "17 18" "18 19"; do
 		read -r old new <<<"$pair"
+		name=pgupgrade-$(idgen_pg_label "$old")-$(idgen_pg_label "$new")
 		if [[ " $IDGEN_PG_VERSIONS " != *" $old "* || " $IDGEN_PG_VERSIONS " != *" $new "* ]]; then
-			skip "pgupgrade-$old-$new" 2 "PostgreSQL $old and $new are not both in IDGEN_PG_VERSIONS"
+			skip "$name" 2 "PostgreSQL $(idgen_pg_label "$old") and $(idgen_pg_label "$new") are not both in IDGEN_PG_VERSIONS"
 			continue
 		fi
 		if [ -z "${OPS_BIN[$old]:-}" ] || [ -z "${OPS_BIN[$new]:-}" ]; then
-			say "pgupgrade-$old-$new: no idgen install tree for $old or $new (see their build)"
-			record "pgupgrade-$old-$new" 0 1
+			say "$name: no idgen install tree for $old or $new (see their build)"
+			record "$name" 0 1
 			continue
 		fi
-		dir=$IDGEN_TOP/pgupgrade-$old-$new
+		dir=$IDGEN_TOP/$name
 		as_server rm -rf "$dir"
 		as_server mkdir -p "$dir/probe"
 		if ! out=$(ops_upgrade_probe "$old" "$new" "$dir/probe" 2>&1); then
 			echo "$out"
 			reason=$(grep -rh -m 1 'ERROR:' "$dir/probe" 2>/dev/null | head -n 1 | sed 's/.*ERROR: *//')
 			if [ -n "$reason" ]; then
-				skip "pgupgrade-$old-$new" 2 "pg_upgrade $old → $new fails without idgen (a plain table): $reason"
+				skip "$name" 2 "pg_upgrade $(idgen_pg_label "$old") → $(idgen_pg_label "$new") fails without idgen (a plain table): $reason"
 			else
-				say "pgupgrade-$old-$new: pg_upgrade of a plain table failed, no ERROR line found"
-				record "pgupgrade-$old-$new" 0 1
+				say "$name: pg_upgrade of a plain table failed, no ERROR line found"
+				record "$name" 0 1
 			fi
 			continue
 		fi
@@ -53,7 +54,7 @@ run_pgupgrade() {
 				[ -f "$dir/$mode/$d/postmaster.pid" ] &&
 					ops_stop "${OPS_BIN[$([ $d = old ] && echo "$old" || echo "$new")]}" "$dir/$mode/$d" immediate
 			done
-			ops_record "pgupgrade-$old-$new-$mode" "$dir/$mode.log"
+			ops_record "$name-$mode" "$dir/$mode.log"
 		done
 	done
 }
@@ -152,7 +153,13 @@ ops_upgrade() {
 				- 4 * (SELECT count(*) FROM t)")" 0
 	check "new cluster: the public ids decode with the copied key file" \
 		eq "$(ops_sql "$nb" "$port" -c "SELECT count(*) FILTER (WHERE public_id_to_distid(p) <> d OR public_id(d) <> p) FROM t")" 0
-	if [ "$new" -ge 18 ]; then
+	if [ "$old" -ge 18 ]; then
+		# the old cluster's families had it already
+		check "new cluster ($new): pg_upgrade kept the 4 families' skip support" \
+			eq "$(ops_sql "$nb" "$port" -c "$OPS_SKIP_FAMILIES")" 4
+		check "new cluster ($new): idgen_add_skip_support() finds nothing to add" \
+			eq "$(ops_sql "$nb" "$port" -c "SELECT idgen_add_skip_support()")" 0
+	elif [ "$new" -ge 18 ]; then
 		check "new cluster ($new): pg_upgrade kept the families without skip support" \
 			eq "$(ops_sql "$nb" "$port" -c "$OPS_SKIP_FAMILIES")" 0
 		check "new cluster ($new): idgen_add_skip_support() adds it to 4 families" \

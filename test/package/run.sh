@@ -87,7 +87,7 @@ run_package() {
 	local versions
 	versions=$(cd "$IDGEN_BUILD" && pg_buildext supported-versions 2>&1 || true)
 	if ! grep -qx "$PG_MAJOR" <<<"$versions"; then
-		say "package: no Debian package for PostgreSQL $PG_MAJOR here (pg_buildext builds for: ${versions//$'\n'/ })"
+		say "package: no Debian package for PostgreSQL $PG_LABEL here (pg_buildext builds for: ${versions//$'\n'/ })"
 		return 0
 	fi
 

@@ -134,11 +134,58 @@ pgbuild_cases() {
 	IDGEN_PG_PINNED=("17 17.9 $good")
 	pgbuild_case "no Debian archive configured" "fail:no Debian archive in this machine's apt sources"
 
+	pgbuild_stamp_cases
+	pgbuild_vendored_cases
+
 	# the mirror is read from the system's sources, nowhere else
 	[ -z "$(grep -nE 'https?://[a-z0-9.-]+\.(org|net|com)' "$IDGEN_ROOT/tools/pgbuild.sh" | grep -v '^[0-9]*:#')" ] &&
 		{ echo "ok - no mirror host written in tools/pgbuild.sh"; PGB_P=$((PGB_P + 1)); } ||
 		{ echo "not ok - tools/pgbuild.sh names a host"; PGB_F=$((PGB_F + 1)); }
 	echo "pgbuild: $PGB_P passed, $PGB_F failed"
+}
+
+# pgbuild_ok NAME COMMAND...: one check of the cases below
+pgbuild_ok() {
+	local name=$1
+	shift
+	if "$@"; then
+		echo "ok - $name"; PGB_P=$((PGB_P + 1))
+	else
+		echo "not ok - $name"; PGB_F=$((PGB_F + 1))
+	fi
+}
+
+# A cached build counts only if it was configured as its major is today:
+# 18 (assertions) from a stamp naming its configure arguments.
+pgbuild_stamp_cases() {
+	local IDGEN_PG_CACHE=$PGB/cache
+	mkdir -p "$IDGEN_PG_CACHE/17" "$IDGEN_PG_CACHE/18"
+	# written before the arguments were recorded: a plain build
+	echo "PostgreSQL 17.11" >"$IDGEN_PG_CACHE/17/.idgen-built"
+	echo "PostgreSQL 18.6" >"$IDGEN_PG_CACHE/18/.idgen-built"
+	pgbuild_ok "a plain 17 in the cache is current" idgen_pg_current 17
+	pgbuild_ok "a plain 18 in the cache is not (18 is built with --enable-cassert)" \
+		eval '! idgen_pg_current 18'
+	printf 'PostgreSQL 18.6\nconfigure: --enable-tap-tests --with-openssl --without-icu --without-readline --enable-cassert --enable-debug\n' \
+		>"$IDGEN_PG_CACHE/18/.idgen-built"
+	pgbuild_ok "an 18 configured with --enable-cassert --enable-debug is current" idgen_pg_current 18
+	pgbuild_ok "no build of 17-asan: not current" eval '! idgen_pg_current 17-asan'
+}
+
+# A vendored source is unpacked only with its checksum.
+pgbuild_vendored_cases() {
+	local IDGEN_PG_VENDOR_DIR=$PGB/vendor t=$PGB/vt sum
+	local -A IDGEN_PG_VENDORED
+	mkdir -p "$IDGEN_PG_VENDOR_DIR" "$t/postgresql-19beta1" "$PGB/v1" "$PGB/v2"
+	echo "PostgreSQL 19beta1 stand-in" >"$t/postgresql-19beta1/README"
+	tar -C "$t" -cJf "$IDGEN_PG_VENDOR_DIR/pg.tar.xz" postgresql-19beta1
+	sum=$(sha256sum <"$IDGEN_PG_VENDOR_DIR/pg.tar.xz" | cut -d' ' -f1)
+	IDGEN_PG_VENDORED=([19]="pg.tar.xz $sum")
+	pgbuild_ok "a vendored source with its checksum is unpacked" \
+		eval 'idgen_pg_vendored 19 "$PGB/v1" 2>/dev/null && [ -f "$PGB/v1/postgresql-19beta1/README" ]'
+	IDGEN_PG_VENDORED=([19]="pg.tar.xz $(printf '%064d' 1)")
+	pgbuild_ok "a vendored source with another checksum is refused" \
+		eval '! idgen_pg_vendored 19 "$PGB/v2" 2>/dev/null && [ -z "$(ls "$PGB/v2")" ]'
 }
 
 run_pgbuild() {

@@ -20,7 +20,7 @@ pgcron_sql() {
 run_pgcron() {
 	local log=$IDGEN_WORK/pgcron.log rc=0
 	if [ ! -f "$("$PG_BIN/pg_config" --pkglibdir)/pg_cron.so" ]; then
-		skip "${SUITE_PREFIX}pgcron" 1 "no pg_cron for PostgreSQL $PG_MAJOR (Debian packages it for 15 only: postgresql-15-cron)"
+		skip "${SUITE_PREFIX}pgcron" 1 "no pg_cron for PostgreSQL $PG_LABEL (Debian packages it for 15 only: postgresql-15-cron)"
 		return 0
 	fi
 	OPS_PASS=0 OPS_FAIL=0
