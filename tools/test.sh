@@ -8,8 +8,9 @@
 # (test/clients/run.sh), the packaging (test/package/run.sh; a Debian
 # package only for the majors pg_buildext builds for: 15 on Debian 12), the
 # benchmark harness at tiny sizes, a Citus cluster (test/citus; on the
-# majors Citus supports), and idgen under the operations tools where they
-# support the major (test/ops: Patroni, pgBackRest); after every major,
+# majors Citus supports), idgen under the operations tools where they
+# support the major (test/ops: Patroni, pgBackRest), and a short run of
+# random SQL from sqlsmith (test/sqlsmith); after every major,
 # pg_upgrade between the majors tested (test/ops/pgupgrade.sh).
 # Ends with one line "idgen: N passed, M failed" (", K skipped" added when
 # something was skipped).
@@ -30,11 +31,13 @@ source "$IDGEN_ROOT/test/ops/common.sh"
 source "$IDGEN_ROOT/test/ops/pgbackrest.sh"
 source "$IDGEN_ROOT/test/ops/pgupgrade.sh"
 source "$IDGEN_ROOT/test/ops/patroni.sh"
+source "$IDGEN_ROOT/test/sqlsmith/run.sh"
 
 ONCE_SUITES=(fuzz pgbuild)
 # unit: test_random builds src/random.c against the server's headers
 # patroni, pgbackrest: the operations tools (test/ops/), where they support the major
-VERSION_SUITES=(unit symbols regress tap clients package bench citus patroni pgbackrest)
+# sqlsmith: random SQL against every idgen type (test/sqlsmith/run.sh)
+VERSION_SUITES=(unit symbols regress tap clients package bench citus patroni pgbackrest sqlsmith)
 
 # wanted SUITE: is it in IDGEN_SUITES (all when unset)?
 wanted() {

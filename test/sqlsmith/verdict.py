@@ -1,0 +1,217 @@
+#!/usr/bin/python3
+"""The verdict of a sqlsmith run of idgen (test/sqlsmith), from the server
+log (log_error_verbosity = verbose, log_min_error_statement = error,
+log_line_prefix '%m [%p] %e ') and the query counts of sqlsmith_run.
+
+Prints the figures (queries, errors by SQLSTATE overall and from idgen's
+code, idgen XX000s, crashes) and fails (exit 1) on a crash, an assertion
+failure, a sanitizer report, an XX000 from idgen, or too few queries.
+
+Where an error comes from: the LOCATION line names the C function and the
+file that raised it.  It is idgen's when that file is one of idgen's sources
+(src/, src/core/) AND that file defines that function: the file name alone is
+not enough, since src/shmem.c shares its name with PostgreSQL's.
+
+An XX000 (any class XX error) counts against idgen when
+ (a) it was raised in idgen's code, as above; or
+ (b) its message names an idgen object and its statement calls one; or
+ (c) it was raised by PostgreSQL on idgen's behalf: re-run (--conninfo),
+     with backtrace_functions set to the C function of its LOCATION, the
+     statement logs a backtrace with a frame in idgen.so.  This catches what
+     the location cannot: idgen calling a PostgreSQL helper that raises
+     XX000 when misused (InitMaterializedSRF's "return type must be a row
+     type"), or an operator of an idgen type (its statement names no idgen
+     function).
+Other XX errors (not reproduced, or no idgen frame) are PostgreSQL's own,
+which sqlsmith finds in the core too: listed, not failed on.
+"""
+import argparse
+import collections
+import os
+import re
+import sys
+
+IDGEN_RE = None  # set from the command line: idgen's object names
+
+PREFIX = re.compile(r'^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \S+ \[(\d+)\] (\w{5}) (\w+):  (.*)$')
+CRASH = [
+	re.compile(r'terminated by signal'),
+	re.compile(r'server process \(PID \d+\) was terminated'),
+	re.compile(r'server process \(PID \d+\) exited with exit code (?![01]\b)\d+'),
+	re.compile(r'terminating any other active server processes'),
+	re.compile(r'TRAP: '),
+	re.compile(r'^PANIC:|\bPANIC:  '),
+	re.compile(r'==\d+==ERROR: \w*Sanitizer'),
+	re.compile(r'runtime error: '),
+]
+
+
+def idgen_functions(src):
+	"""{file name: set of functions it defines} for idgen's C sources"""
+	defs = {}
+	for d in (src, os.path.join(src, 'core')):
+		if not os.path.isdir(d):
+			continue
+		for name in os.listdir(d):
+			if not name.endswith('.c'):
+				continue
+			with open(os.path.join(d, name), encoding='utf-8', errors='replace') as f:
+				# PostgreSQL style: the function's name starts its line
+				funcs = set(re.findall(r'^([A-Za-z_]\w*)\(', f.read(), re.M))
+			defs.setdefault(name, set()).update(funcs)
+	return defs
+
+
+def errors(log):
+	"""every ERROR/FATAL/PANIC report: dicts of sqlstate, level, message, location, statement"""
+	cur = None
+	field = None
+	with open(log, encoding='utf-8', errors='replace') as f:
+		for line in f:
+			line = line.rstrip('\n')
+			m = PREFIX.match(line)
+			if not m:
+				# a continuation line (of a multi-line statement or message)
+				# (the server puts a tab before each)
+				if cur is not None and field:
+					cur[field] += '\n' + (line[1:] if line.startswith('\t') else line)
+				continue
+			pid, state, level, text = m.groups()
+			if level in ('ERROR', 'FATAL', 'PANIC'):
+				if cur is not None:
+					yield cur
+				cur = {'pid': pid, 'level': level, 'sqlstate': state,
+					   'message': re.sub(r'^\w{5}: ', '', text),
+					   'location': '', 'statement': ''}
+				field = 'message'
+			elif cur is not None and pid == cur['pid'] and level in (
+					'LOCATION', 'STATEMENT', 'DETAIL', 'HINT', 'CONTEXT'):
+				field = level.lower() if level in ('LOCATION', 'STATEMENT') else None
+				if field:
+					cur[field] = text
+			else:
+				if cur is not None:
+					yield cur
+				cur, field = None, None
+	if cur is not None:
+		yield cur
+
+
+def from_idgen(err, defs):
+	m = re.match(r'\s*(\w+), ([\w.]+):\d+', err['location'])
+	return bool(m) and m.group(2) in defs and m.group(1) in defs[m.group(2)]
+
+
+def rerun(conninfo, log, err):
+	"""(c) above: does the statement, run again, raise through idgen.so?
+	True, False, or None when it did not raise the error again."""
+	import psycopg
+	func = re.match(r'\s*(\w+),', err['location'])
+	if not func:
+		return None
+	start = os.path.getsize(log)
+	try:
+		with psycopg.connect(conninfo, autocommit=True) as c:
+			c.execute("SELECT set_config('backtrace_functions', %s, false)", (func.group(1),))
+			c.execute("SET statement_timeout = '10s'")
+			c.execute('BEGIN')
+			# as the role sqlsmith ran as; rolled back
+			c.execute('SET LOCAL ROLE smith')
+			try:
+				c.execute(err['statement'].encode())
+			except psycopg.Error:
+				pass
+			c.execute('ROLLBACK')
+	except psycopg.Error as e:
+		print('  re-run failed: %s' % e)
+		return None
+	with open(log, encoding='utf-8', errors='replace') as f:
+		f.seek(start)
+		tail = f.read()
+	if 'BACKTRACE:' not in tail:
+		return None
+	return 'idgen.so' in tail
+
+
+def main():
+	ap = argparse.ArgumentParser()
+	ap.add_argument('--server-log', required=True)
+	ap.add_argument('--src', required=True, help="idgen's src directory")
+	ap.add_argument('--stats', required=True, help='sqlsmith_run\'s counts')
+	ap.add_argument('--idgen-re', required=True)
+	ap.add_argument('--min-queries', type=int, default=1)
+	ap.add_argument('--min-idgen', type=int, default=1)
+	ap.add_argument('--conninfo', help='to re-run XX statements with a backtrace')
+	a = ap.parse_args()
+	idgen_re = re.compile(a.idgen_re)
+	calls_idgen = re.compile(a.idgen_re + r'\w*\s*\(')
+	defs = idgen_functions(a.src)
+
+	stats = dict(l.split() for l in open(a.stats) if l.strip())
+	queries, idgen_queries = int(stats.get('queries', 0)), int(stats.get('idgen', 0))
+
+	crashes = []
+	with open(a.server_log, encoding='utf-8', errors='replace') as f:
+		for line in f:
+			if any(p.search(line) for p in CRASH):
+				crashes.append(line.rstrip('\n'))
+
+	by_state = collections.Counter()
+	by_state_idgen = collections.Counter()
+	idgen_xx, other_xx = [], []
+	for e in errors(a.server_log):
+		by_state[e['sqlstate']] += 1
+		mine = from_idgen(e, defs)
+		if mine:
+			by_state_idgen[e['sqlstate']] += 1
+		if e['sqlstate'].startswith('XX'):
+			if mine or (idgen_re.search(e['message']) and calls_idgen.search(e['statement'])):
+				idgen_xx.append(e)
+			else:
+				other_xx.append(e)
+	# (c): at most 20 re-runs, with one message each
+	reran = {}
+	for e in other_xx:
+		if not a.conninfo or not e['statement'] or len(reran) >= 20:
+			e['rerun'] = 'not re-run'
+			continue
+		key = (e['message'], e['location'])
+		if key not in reran:
+			reran[key] = rerun(a.conninfo, a.server_log, e)
+		e['rerun'] = {True: 'through idgen.so', False: 'no idgen frame', None: 'not reproduced'}[reran[key]]
+		if reran[key]:
+			idgen_xx.append(e)
+	other_xx = [e for e in other_xx if e['rerun'] != 'through idgen.so']
+
+	def fmt(c):
+		return ', '.join('%s %d' % kv for kv in sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))) or 'none'
+
+	print('queries: %d, naming an idgen object: %d' % (queries, idgen_queries))
+	print('errors by SQLSTATE: %d (%s)' % (sum(by_state.values()), fmt(by_state)))
+	print("errors raised in idgen's code by SQLSTATE: %d (%s)" % (sum(by_state_idgen.values()), fmt(by_state_idgen)))
+	print('idgen XX000s: %d' % len(idgen_xx))
+	for e in idgen_xx[:10]:
+		print('  %s: %s (%s%s)\n    %s' % (e['sqlstate'], e['message'], e['location'], '; ' + e['rerun'] if 'rerun' in e else '', e['statement'][:2000].replace('\n', '\n    ')))
+	print("other XX errors (PostgreSQL's own): %d" % len(other_xx))
+	for e in other_xx[:10]:
+		print('  %s: %s (%s; %s)' % (e['sqlstate'], e['message'], e['location'], e['rerun']))
+	print('crashes: %d' % len(crashes))
+	for c in crashes[:20]:
+		print('  ' + c)
+
+	failed = []
+	if crashes:
+		failed.append('a crash, assertion failure or sanitizer report in the server log')
+	if idgen_xx:
+		failed.append('XX000 from idgen')
+	if queries < a.min_queries:
+		failed.append('sqlsmith ran %d queries, fewer than %d' % (queries, a.min_queries))
+	if idgen_queries < a.min_idgen:
+		failed.append('%d queries named an idgen object, fewer than %d' % (idgen_queries, a.min_idgen))
+	for f in failed:
+		print('FAILED: ' + f)
+	return 1 if failed else 0
+
+
+if __name__ == '__main__':
+	sys.exit(main())
