@@ -38,10 +38,13 @@ sqlsmith_cluster_start() {
 
 # sqlsmith_run SECONDS MAX_QUERIES SEED OUT: sqlsmith against "smith" until it
 # has generated MAX_QUERIES queries or SECONDS have passed, whichever comes
-# first.  Writes OUT.stats (queries generated, queries naming an idgen
-# object) and OUT.err (sqlsmith's own progress and error report); the
-# queries themselves are counted as they stream by, never stored (a long run
-# generates hundreds of megabytes of them).
+# first.  Writes OUT.err (sqlsmith's own progress and error report) and
+# OUT.stats: queries generated ("queries"), those naming an idgen object
+# ("idgen": a type, a table of ids or a function), those calling one of
+# idgen's functions or aggregates ("calls": sqlsmith qualifies every call
+# with its schema, and in this database only idgen's are in "public"), and
+# per function the queries calling it ("fn NAME N").  The queries are
+# counted as they stream by, never stored (a long run generates gigabytes).
 sqlsmith_run() {
 	local secs=$1 max=$2 seed=$3 out=$4 rc=0
 	timeout --signal=INT --kill-after=30 "$secs" \
@@ -51,17 +54,32 @@ sqlsmith_run() {
 		awk -v re="$SQLSMITH_IDGEN_RE" '
 			# a query ends with the line that ends with ";"
 			{ q = q $0 "\n" }
-			/;$/ { n++; if (q ~ re) m++; q = "" }
-			END { printf "queries %d\nidgen %d\n", n, m }' >"$out.stats" || rc=$?
+			/;$/ {
+				n++
+				if (q ~ re) m++
+				delete seen
+				c = 0
+				while (match(q, /public\.[a-z_0-9]+\(/)) {
+					f = substr(q, RSTART + 7, RLENGTH - 8)
+					if (!(f in seen)) { seen[f] = 1; fn[f]++; c = 1 }
+					q = substr(q, RSTART + RLENGTH)
+				}
+				calls += c
+				q = ""
+			}
+			END {
+				printf "queries %d\nidgen %d\ncalls %d\n", n, m, calls
+				for (f in fn) printf "fn %s %d\n", f, fn[f]
+			}' >"$out.stats" || rc=$?
 	return $rc
 }
 
-# sqlsmith_verdict OUT MIN_QUERIES MIN_IDGEN: the figures and the verdict of
+# sqlsmith_verdict OUT MIN_QUERIES MIN_CALLS: the figures and the verdict of
 # a run (test/sqlsmith/verdict.py) from the server log and OUT.stats; the
 # cluster must still run (XX errors are re-run to find where they come from)
 sqlsmith_verdict() {
 	/usr/bin/python3 "$IDGEN_ROOT/test/sqlsmith/verdict.py" --server-log "$IDGEN_WORK/server.log" \
-		--src "$IDGEN_BUILD/src" --stats "$1.stats" --idgen-re "$SQLSMITH_IDGEN_RE" \
-		--min-queries "$2" --min-idgen "$3" \
+		--src "$IDGEN_BUILD/src" --lib "$IDGEN_BUILD/idgen.so" --stats "$1.stats" --idgen-re "$SQLSMITH_IDGEN_RE" \
+		--min-queries "$2" --min-calls "$3" \
 		--conninfo "host=$PGHOST port=$PGPORT user=postgres dbname=smith"
 }

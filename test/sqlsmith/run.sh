@@ -16,6 +16,7 @@ run_sqlsmith() {
 	fi
 	mkdir -p "$out"
 	if ! sqlsmith_cluster_start; then
+		[ ! -f "$PGDATA/postmaster.pid" ] || idgen_cluster_stop || true
 		record sqlsmith 0 1
 		return 0
 	fi

@@ -9,8 +9,10 @@ failure, a sanitizer report, an XX000 from idgen, or too few queries.
 
 Where an error comes from: the LOCATION line names the C function and the
 file that raised it.  It is idgen's when that file is one of idgen's sources
-(src/, src/core/) AND that file defines that function: the file name alone is
-not enough, since src/shmem.c shares its name with PostgreSQL's.
+(src/, src/core/) AND that function is idgen's: it starts a line of that file
+(PostgreSQL's style of defining one) or idgen.so defines it (those its
+macros define, as iuid_smaller).  The file name alone is not enough, since
+src/shmem.c shares its name with PostgreSQL's.
 
 An XX000 (any class XX error) counts against idgen when
  (a) it was raised in idgen's code, as above; or
@@ -34,11 +36,12 @@ import sys
 IDGEN_RE = None  # set from the command line: idgen's object names
 
 PREFIX = re.compile(r'^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \S+ \[(\d+)\] (\w{5}) (\w+):  (.*)$')
+# one line per crash (not the "terminating any other active server processes"
+# that follows one)
 CRASH = [
 	re.compile(r'terminated by signal'),
 	re.compile(r'server process \(PID \d+\) was terminated'),
 	re.compile(r'server process \(PID \d+\) exited with exit code (?![01]\b)\d+'),
-	re.compile(r'terminating any other active server processes'),
 	re.compile(r'TRAP: '),
 	re.compile(r'^PANIC:|\bPANIC:  '),
 	re.compile(r'==\d+==ERROR: \w*Sanitizer'),
@@ -46,8 +49,14 @@ CRASH = [
 ]
 
 
-def idgen_functions(src):
-	"""{file name: set of functions it defines} for idgen's C sources"""
+def idgen_functions(src, lib):
+	"""{file name: set of functions it defines} for idgen's C sources; each
+	also gets the functions idgen.so defines"""
+	import subprocess
+	syms = set()
+	if lib:
+		out = subprocess.run(['nm', '--defined-only', lib], capture_output=True, text=True, check=True).stdout
+		syms = {w[2] for w in (l.split() for l in out.splitlines()) if len(w) == 3 and w[1] in 'Tt'}
 	defs = {}
 	for d in (src, os.path.join(src, 'core')):
 		if not os.path.isdir(d):
@@ -58,7 +67,7 @@ def idgen_functions(src):
 			with open(os.path.join(d, name), encoding='utf-8', errors='replace') as f:
 				# PostgreSQL style: the function's name starts its line
 				funcs = set(re.findall(r'^([A-Za-z_]\w*)\(', f.read(), re.M))
-			defs.setdefault(name, set()).update(funcs)
+			defs.setdefault(name, set()).update(funcs | syms)
 	return defs
 
 
@@ -137,18 +146,25 @@ def main():
 	ap = argparse.ArgumentParser()
 	ap.add_argument('--server-log', required=True)
 	ap.add_argument('--src', required=True, help="idgen's src directory")
+	ap.add_argument('--lib', help='idgen.so, for the functions its macros define')
 	ap.add_argument('--stats', required=True, help='sqlsmith_run\'s counts')
 	ap.add_argument('--idgen-re', required=True)
 	ap.add_argument('--min-queries', type=int, default=1)
-	ap.add_argument('--min-idgen', type=int, default=1)
+	ap.add_argument('--min-calls', type=int, default=1)
 	ap.add_argument('--conninfo', help='to re-run XX statements with a backtrace')
 	a = ap.parse_args()
 	idgen_re = re.compile(a.idgen_re)
 	calls_idgen = re.compile(a.idgen_re + r'\w*\s*\(')
-	defs = idgen_functions(a.src)
+	defs = idgen_functions(a.src, a.lib)
 
-	stats = dict(l.split() for l in open(a.stats) if l.strip())
-	queries, idgen_queries = int(stats.get('queries', 0)), int(stats.get('idgen', 0))
+	stats, fns = {}, collections.Counter()
+	for line in open(a.stats):
+		w = line.split()
+		if len(w) == 3 and w[0] == 'fn':
+			fns[w[1]] = int(w[2])
+		elif len(w) == 2:
+			stats[w[0]] = int(w[1])
+	queries, idgen_queries, calls = stats.get('queries', 0), stats.get('idgen', 0), stats.get('calls', 0)
 
 	crashes = []
 	with open(a.server_log, encoding='utf-8', errors='replace') as f:
@@ -186,7 +202,8 @@ def main():
 	def fmt(c):
 		return ', '.join('%s %d' % kv for kv in sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))) or 'none'
 
-	print('queries: %d, naming an idgen object: %d' % (queries, idgen_queries))
+	print('queries: %d, naming an idgen object: %d, calling an idgen function: %d' % (queries, idgen_queries, calls))
+	print('idgen functions called: %d (most called: %s)' % (len(fns), ', '.join('%s %d' % kv for kv in fns.most_common(8)) or 'none'))
 	print('errors by SQLSTATE: %d (%s)' % (sum(by_state.values()), fmt(by_state)))
 	print("errors raised in idgen's code by SQLSTATE: %d (%s)" % (sum(by_state_idgen.values()), fmt(by_state_idgen)))
 	print('idgen XX000s: %d' % len(idgen_xx))
@@ -206,8 +223,8 @@ def main():
 		failed.append('XX000 from idgen')
 	if queries < a.min_queries:
 		failed.append('sqlsmith ran %d queries, fewer than %d' % (queries, a.min_queries))
-	if idgen_queries < a.min_idgen:
-		failed.append('%d queries named an idgen object, fewer than %d' % (idgen_queries, a.min_idgen))
+	if calls < a.min_calls:
+		failed.append('%d queries called an idgen function, fewer than %d' % (calls, a.min_calls))
 	for f in failed:
 		print('FAILED: ' + f)
 	return 1 if failed else 0
