@@ -31,7 +31,10 @@ sqlsmith_cluster_start() {
 	# sqlsmith runs as an ordinary role that owns the database (a superuser
 	# would have it call pg_terminate_backend(), pg_promote() and the like),
 	# with the monitoring roles idgen grants its views and key list to
+	# with a bound on any one query (a random join of every table can run
+	# for minutes), so the run's time goes to many queries
 	idgen_psql -c 'CREATE ROLE smith LOGIN IN ROLE pg_read_all_settings, pg_read_all_stats' \
+		-c "ALTER ROLE smith SET statement_timeout = '10s'" \
 		-c 'CREATE DATABASE smith OWNER smith' &&
 		idgen_psql -d smith -f "$IDGEN_ROOT/test/sqlsmith/schema.sql" >/dev/null
 }
