@@ -16,6 +16,8 @@ run_sqlsmith() {
 	fi
 	mkdir -p "$out"
 	if ! sqlsmith_cluster_start; then
+		# why: a crash while the rows were made, most likely
+		grep -E 'TRAP:|\(PID [0-9]+\) (was terminated|exited)|ERROR:' "$IDGEN_WORK/server.log" | head -n 5 >&2 || true
 		[ ! -f "$PGDATA/postmaster.pid" ] || idgen_cluster_stop || true
 		record sqlsmith 0 1
 		return 0

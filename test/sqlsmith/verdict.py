@@ -36,17 +36,18 @@ import sys
 IDGEN_RE = None  # set from the command line: idgen's object names
 
 PREFIX = re.compile(r'^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \S+ \[(\d+)\] (\w{5}) (\w+):  (.*)$')
-# one line per crash (not the "terminating any other active server processes"
-# that follows one)
+# a process that died: one line per crash (not the "terminating any other
+# active server processes" that follows one); "server process (PID n)" up to
+# 16, "client backend (PID n)" and the like from 17 on
 CRASH = [
-	re.compile(r'terminated by signal'),
-	re.compile(r'server process \(PID \d+\) was terminated'),
-	re.compile(r'server process \(PID \d+\) exited with exit code (?![01]\b)\d+'),
-	re.compile(r'TRAP: '),
+	re.compile(r'\(PID \d+\) was terminated by'),
+	re.compile(r'\(PID \d+\) exited with exit code (?![01]\b)\d+'),
 	re.compile(r'^PANIC:|\bPANIC:  '),
-	re.compile(r'==\d+==ERROR: \w*Sanitizer'),
-	re.compile(r'runtime error: '),
 ]
+# what an assert-enabled or sanitizer build reports first (a sanitizer
+# report need not kill the process: UBSan's runtime errors)
+TRAP = re.compile(r'TRAP: ')
+SANITIZER = re.compile(r'==\d+==ERROR: \w*Sanitizer|runtime error: ')
 
 
 def idgen_functions(src, lib):
@@ -166,11 +167,16 @@ def main():
 			stats[w[0]] = int(w[1])
 	queries, idgen_queries, calls = stats.get('queries', 0), stats.get('idgen', 0), stats.get('calls', 0)
 
-	crashes = []
+	crashes, traps, sanitizer = [], [], []
 	with open(a.server_log, encoding='utf-8', errors='replace') as f:
 		for line in f:
+			line = line.rstrip('\n')
 			if any(p.search(line) for p in CRASH):
-				crashes.append(line.rstrip('\n'))
+				crashes.append(line)
+			if TRAP.search(line):
+				traps.append(line)
+			if SANITIZER.search(line):
+				sanitizer.append(line)
 
 	by_state = collections.Counter()
 	by_state_idgen = collections.Counter()
@@ -212,12 +218,12 @@ def main():
 	print("other XX errors (PostgreSQL's own): %d" % len(other_xx))
 	for e in other_xx[:10]:
 		print('  %s: %s (%s; %s)' % (e['sqlstate'], e['message'], e['location'], e['rerun']))
-	print('crashes: %d' % len(crashes))
-	for c in crashes[:20]:
+	print('crashes: %d, assertion failures: %d, sanitizer reports: %d' % (len(crashes), len(traps), len(sanitizer)))
+	for c in (traps + sanitizer + crashes)[:20]:
 		print('  ' + c)
 
 	failed = []
-	if crashes:
+	if crashes or traps or sanitizer:
 		failed.append('a crash, assertion failure or sanitizer report in the server log')
 	if idgen_xx:
 		failed.append('XX000 from idgen')
