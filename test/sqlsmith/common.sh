@@ -30,7 +30,7 @@ sqlsmith_cluster_start() {
 	chmod 600 "$PGDATA/public_id.keys"
 	# sqlsmith runs as an ordinary role that owns the database (a superuser
 	# would have it call pg_terminate_backend(), pg_promote() and the like),
-	# with the monitoring roles idgen grants its views and key list to
+	# in the monitoring roles idgen grants its views and key list to, and
 	# with a bound on any one query (a random join of every table can run
 	# for minutes), so the run's time goes to many queries
 	idgen_psql -c 'CREATE ROLE smith LOGIN IN ROLE pg_read_all_settings, pg_read_all_stats' \

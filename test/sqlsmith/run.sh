@@ -5,8 +5,8 @@
 source "$IDGEN_ROOT/test/sqlsmith/common.sh"
 
 # IDGEN_SQLSMITH_QUERIES, IDGEN_SQLSMITH_SECONDS: the bounds; IDGEN_SQLSMITH_SEED:
-# sqlsmith's seed (fixed, so a run can be repeated: the same queries, though
-# not the same ids or times)
+# sqlsmith's seed (fixed, so every run makes much the same choices; the
+# catalog's order and the ids and times differ)
 run_sqlsmith() {
 	local out=$IDGEN_WORK/sqlsmith rc=0 f=0
 	if ! command -v sqlsmith >/dev/null; then
