@@ -45,7 +45,8 @@ sqlsmith_cluster_start() {
 # OUT.stats: queries generated ("queries"), those naming an idgen object
 # ("idgen": a type, a table of ids or a function), those calling one of
 # idgen's functions or aggregates ("calls": sqlsmith qualifies every call
-# with its schema, and in this database only idgen's are in "public"), and
+# with its schema, and in this database only idgen's are in "public"), those
+# reading the view of every extractor ("view", schema.sql's id_fields), and
 # per function the queries calling it ("fn NAME N").  The queries are
 # counted as they stream by, never stored (a long run generates gigabytes).
 sqlsmith_run() {
@@ -60,6 +61,7 @@ sqlsmith_run() {
 			/;$/ {
 				n++
 				if (q ~ re) m++
+				if (q ~ /public\.id_fields/) v++
 				delete seen
 				c = 0
 				while (match(q, /public\.[a-z_0-9]+\(/)) {
@@ -71,7 +73,7 @@ sqlsmith_run() {
 				q = ""
 			}
 			END {
-				printf "queries %d\nidgen %d\ncalls %d\n", n, m, calls
+				printf "queries %d\nidgen %d\ncalls %d\nview %d\n", n, m, calls, v
 				for (f in fn) printf "fn %s %d\n", f, fn[f]
 			}' >"$out.stats" || rc=$?
 	return $rc

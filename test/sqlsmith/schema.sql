@@ -71,6 +71,32 @@ SELECT iuid_generate(10, 1, now() - g * interval '10 hours'), 'e' || g
 FROM generate_series(1, 100) g;
 CREATE INDEX events_id_brin ON events USING brin (id);
 
+-- every extractor and conversion on real ids: sqlsmith's own calls mostly
+-- get NULLs or constants, and it picks each of PostgreSQL's thousands of
+-- functions as often as one of idgen's; a query on this view runs them all
+-- on every row it reads
+CREATE VIEW id_fields AS
+SELECT n,
+	iuid_timestamp(i) AS i_time, iuid_country(i) AS i_country,
+	iuid_entity(i) AS i_entity, iuid_format_version(i) AS i_version,
+	i::uuid AS i_uuid, public_id(i) AS i_public,
+	distid_timestamp(d) AS d_time, distid_numeric(d) AS d_numeric,
+	distid_to_hex(d) AS d_hex, distid_from_hex(distid_to_hex(d)) AS d_from_hex,
+	distid_from_alphanumeric(alnum) AS d_from_alnum,
+	public_id_to_distid(pub) AS d_from_public,
+	base36id_timestamp(b) AS b_time, base36id_worker(b) AS b_worker,
+	base36id_counter(b) AS b_counter, b::bigint AS b_bigint,
+	bigint_to_alphanumeric(b::bigint) AS b_alnum,
+	flaxid_timestamp(f) AS f_time,
+	distid128_timestamp(d128) AS d128_time, uuid_to_alphanumeric(d128) AS d128_alnum,
+	uuid_from_alphanumeric(uuid_to_alphanumeric(d128)) AS d128_back,
+	public_id(d128) AS d128_public, public_id_to_uuid(public_id(d128)) AS d128_back_public
+FROM ids;
+
+-- and in expression indexes, which writes and index scans evaluate
+CREATE INDEX ids_country ON ids (iuid_country(i));
+CREATE INDEX ids_worker ON ids USING hash (base36id_worker(b));
+
 ANALYZE;
 
 -- sqlsmith runs as the ordinary role smith (test/sqlsmith/common.sh)

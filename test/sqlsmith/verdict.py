@@ -208,7 +208,8 @@ def main():
 	def fmt(c):
 		return ', '.join('%s %d' % kv for kv in sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))) or 'none'
 
-	print('queries: %d, naming an idgen object: %d, calling an idgen function: %d' % (queries, idgen_queries, calls))
+	print('queries: %d, naming an idgen object: %d, calling an idgen function: %d, reading id_fields: %d'
+		  % (queries, idgen_queries, calls, stats.get('view', 0)))
 	print('idgen functions called: %d (most called: %s)' % (len(fns), ', '.join('%s %d' % kv for kv in fns.most_common(8)) or 'none'))
 	print('errors by SQLSTATE: %d (%s)' % (sum(by_state.values()), fmt(by_state)))
 	print("errors raised in idgen's code by SQLSTATE: %d (%s)" % (sum(by_state_idgen.values()), fmt(by_state_idgen)))
