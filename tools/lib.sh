@@ -43,6 +43,8 @@ IDGEN_PACKAGES+=(python3-sqlalchemy python3-django ruby-activerecord ruby-pg gol
 # the operations tools test/ops runs idgen under: Patroni (with its built-in
 # Raft store), pgBackRest
 IDGEN_PACKAGES+=(patroni python3-pysyncobj pgbackrest)
+# random SQL against idgen's types (test/sqlsmith)
+IDGEN_PACKAGES+=(sqlsmith)
 # Node.js from elsewhere (e.g. NodeSource) brings its own npm
 command -v npm >/dev/null || IDGEN_PACKAGES+=(nodejs npm)
 

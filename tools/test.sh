@@ -11,7 +11,8 @@
 # package only for the majors pg_buildext builds for: 15 on Debian 12), the
 # benchmark harness at tiny sizes, a Citus cluster (test/citus; on the
 # majors Citus supports), and idgen under the operations tools where they
-# support the major (test/ops: Patroni, pgBackRest); after every major,
+# support the major (test/ops: Patroni, pgBackRest), a short run of random
+# SQL from sqlsmith (test/sqlsmith); after every major,
 # pg_upgrade between the majors tested (test/ops/pgupgrade.sh); then the
 # suites on server builds of their own (test/checked: a sanitizer run, an
 # EXEC_BACKEND server).  18 is built with assertions; 19 is 19beta1.
@@ -39,6 +40,7 @@ source "$IDGEN_ROOT/test/ops/pgupgrade.sh"
 source "$IDGEN_ROOT/test/ops/patroni.sh"
 source "$IDGEN_ROOT/test/pgcron/run.sh"
 source "$IDGEN_ROOT/test/checked/run.sh"
+source "$IDGEN_ROOT/test/sqlsmith/run.sh"
 
 # docs: links, SQLSTATEs and repeats of the user pages (test/doc/run.sh)
 ONCE_SUITES=(fuzz pgbuild docs)
@@ -47,8 +49,9 @@ ONCE_SUITES=(fuzz pgbuild docs)
 # regress-parallel: the regression tests again, every query forced through a parallel worker
 # isolation: the specs/ of pg_isolation_regress (test/isolation/run.sh)
 # doc-sql: the SQL of every user page, with and without preloading (test/doc/run.sh)
+# sqlsmith: random SQL against every idgen type (test/sqlsmith/run.sh)
 # pgcron: partition upkeep scheduled by pg_cron (test/pgcron), where Debian packages it
-VERSION_SUITES=(unit symbols regress regress-parallel isolation tap clients orm doc-sql package bench citus patroni pgbackrest pgcron)
+VERSION_SUITES=(unit symbols regress regress-parallel isolation tap clients orm doc-sql package bench citus patroni pgbackrest pgcron sqlsmith)
 
 # wanted SUITE: is it in IDGEN_SUITES (all when unset)?
 wanted() {
