@@ -22,6 +22,7 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/pg_lsn.h"
+#include "utils/tuplestore.h"
 
 /* idgen.worker_id, -1 while unset */
 static int	worker_id = -1;
