@@ -120,7 +120,21 @@ SET enable_mergejoin = off;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM orders o JOIN payments p ON o.id = p.order_id;
 SELECT count(*) FROM orders o JOIN payments p ON o.id = p.order_id;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM orders o JOIN payments p ON p.order_id = o.id;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM orders o JOIN payments p ON o.d = p.n;
+SELECT count(*) FROM orders o JOIN payments p ON o.d = p.n;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM orders o JOIN payments p ON p.n = o.d;
 RESET ALL;
+-- a hash index on a distid column serves a numeric (and, through its cast, an integer)
+BEGIN;
+ALTER TABLE orders DROP CONSTRAINT orders_d_key;
+CREATE INDEX orders_d_hash ON orders USING hash (d);
+SET LOCAL enable_seqscan = off;
+SET LOCAL enable_bitmapscan = off;
+EXPLAIN (COSTS OFF) SELECT item FROM orders WHERE d = 42::numeric;
+SELECT item FROM orders WHERE d = 42::numeric;
+SELECT item FROM orders WHERE d = 42.00;
+SELECT item FROM orders WHERE d = 42::int8;
+ROLLBACK;
 -- a few rows probe the index of the other type's column
 EXPLAIN (COSTS OFF) SELECT o.item FROM payments p JOIN orders o ON o.id = p.order_id WHERE p.amount = 20;
 EXPLAIN (COSTS OFF) SELECT o.item FROM payments p JOIN orders o ON o.d = p.n WHERE p.amount = 20;
@@ -176,9 +190,20 @@ SELECT count(*) AS numeric_pairs,
        count(*) FILTER (WHERE n.n BETWEEN -32768 AND 32767 AND n.n = round(n.n)) AS int2_pairs
 FROM d_vals d, n_vals n;
 
+-- equal values hash alike in distid's hash family (what hash joins and hash
+-- indexes rely on): a distid as the numerics equal to it, checked against
+-- numeric's own =; numerics equal as numerics alike
+SELECT count(*) FILTER (WHERE d.v::numeric = n.n) AS equal_pairs,
+       count(*) FILTER (WHERE d.v::numeric = n.n AND (distid_hash(d.v) <> distid_numeric_hash(n.n)
+           OR distid_hash_extended(d.v, 7) <> distid_numeric_hash_extended(n.n, 7))) AS hash_mismatches
+FROM d_vals d, (SELECT n FROM n_vals UNION ALL SELECT n * 1.000 FROM n_vals WHERE n = round(n)) n;
+SELECT count(*) FILTER (WHERE distid_numeric_hash(a) <> distid_numeric_hash(b)
+           OR distid_numeric_hash_extended(a, 7) <> distid_numeric_hash_extended(b, 7)) AS numeric_hash_mismatches
+FROM (SELECT n AS a, n * 1.000 AS b FROM n_vals WHERE n = n) x;
+
 --
--- the families' members and flags: iuid's cross-type = hashes and merges;
--- distid's with numeric merges, and is in no hash family
+-- the families' members and flags: the cross-type = of iuid with uuid and of
+-- distid with numeric hash and merge
 --
 SELECT o.oid::regoperator AS operator, o.oprcanmerge AS merges, o.oprcanhash AS hashes,
        array_agg(am.amname || ':' || f.opfname ORDER BY am.amname) AS families

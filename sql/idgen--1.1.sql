@@ -1684,7 +1684,7 @@ COMMENT ON FUNCTION distid_numeric_cmp(distid, numeric) IS 'less-equal-greater';
 CREATE OPERATOR = (
 	LEFTARG = distid, RIGHTARG = numeric, PROCEDURE = distid_numeric_eq,
 	COMMUTATOR = =, NEGATOR = <>,
-	RESTRICT = eqsel, JOIN = eqjoinsel, MERGES
+	RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
 	LEFTARG = distid, RIGHTARG = numeric, PROCEDURE = distid_numeric_ne,
@@ -1741,7 +1741,7 @@ COMMENT ON FUNCTION numeric_distid_cmp(numeric, distid) IS 'less-equal-greater';
 CREATE OPERATOR = (
 	LEFTARG = numeric, RIGHTARG = distid, PROCEDURE = numeric_distid_eq,
 	COMMUTATOR = =, NEGATOR = <>,
-	RESTRICT = eqsel, JOIN = eqjoinsel, MERGES
+	RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
 	LEFTARG = numeric, RIGHTARG = distid, PROCEDURE = numeric_distid_ne,
@@ -1794,3 +1794,15 @@ ALTER OPERATOR FAMILY distid_ops USING btree ADD
 		OPERATOR 5 > (numeric, numeric),
 		FUNCTION 1 (numeric, numeric) numeric_cmp(numeric, numeric),
 		FUNCTION 2 (numeric, numeric) numeric_sortsupport(internal);
+CREATE FUNCTION distid_numeric_hash(numeric) RETURNS int4
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION distid_numeric_hash_extended(numeric, int8) RETURNS int8
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION distid_numeric_hash(numeric) IS 'hash of a numeric in distid''s hash family: as the distid it equals, else as numeric';
+COMMENT ON FUNCTION distid_numeric_hash_extended(numeric, int8) IS 'hash of a numeric in distid''s hash family: as the distid it equals, else as numeric';
+ALTER OPERATOR FAMILY distid_ops USING hash ADD
+		OPERATOR 1 = (distid, numeric),
+		OPERATOR 1 = (numeric, distid),
+		OPERATOR 1 = (numeric, numeric),
+		FUNCTION 1 (numeric, numeric) distid_numeric_hash(numeric),
+		FUNCTION 2 (numeric, numeric) distid_numeric_hash_extended(numeric, int8);

@@ -613,3 +613,34 @@ distid_numeric_compare(FunctionCallInfo fcinfo, int distarg)
 
 DISTID_CROSS_OPS(distid_numeric, distid_numeric_compare(fcinfo, 0))
 DISTID_CROSS_OPS(numeric_distid, distid_numeric_compare(fcinfo, 1))
+
+/*
+ * A numeric's hash in distid's hash family: a whole number that is a distid
+ * hashes as that distid (its 12 bytes), anything else as numeric hashes it.
+ * Numbers equal as numerics (42, 42.00) hash alike either way, so numeric's
+ * own = shares the family, and a distid hashes as the numeric it equals:
+ * hash joins and hash indexes serve = of distid with numeric.
+ */
+PG_FUNCTION_INFO_V1(distid_numeric_hash);
+Datum
+distid_numeric_hash(PG_FUNCTION_ARGS)
+{
+	numeric_place p;
+
+	place_numeric(PG_GETARG_NUMERIC(0), &p);
+	if (p.outside == 0 && !p.fraction)
+		return hash_any(p.v, DISTID_LEN);
+	return DirectFunctionCall1(hash_numeric, PG_GETARG_DATUM(0));
+}
+
+PG_FUNCTION_INFO_V1(distid_numeric_hash_extended);
+Datum
+distid_numeric_hash_extended(PG_FUNCTION_ARGS)
+{
+	numeric_place p;
+
+	place_numeric(PG_GETARG_NUMERIC(0), &p);
+	if (p.outside == 0 && !p.fraction)
+		return hash_any_extended(p.v, DISTID_LEN, PG_GETARG_INT64(1));
+	return DirectFunctionCall2(hash_numeric_extended, PG_GETARG_DATUM(0), PG_GETARG_DATUM(1));
+}
