@@ -241,9 +241,7 @@ static Datum
 second_datum(int64 second, bool *isnull)
 {
 	*isnull = second < 0;
-	return TimestampTzGetDatum((TimestampTz) ((second + B36_EPOCH_UNIX_S) -
-											  (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY)
-							   * USECS_PER_SEC);
+	return TimestampTzGetDatum(*isnull ? 0 : idgen_units_to_timestamp((uint64) second, &base36id_span));
 }
 
 PG_FUNCTION_INFO_V1(idgen_stat_base36id);
