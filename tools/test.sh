@@ -31,6 +31,7 @@ source "$(dirname "$0")/lib.sh"
 source "$IDGEN_ROOT/test/clients/run.sh"
 source "$IDGEN_ROOT/test/doc/run.sh"
 source "$IDGEN_ROOT/test/isolation/run.sh"
+source "$IDGEN_ROOT/test/oldheaders/run.sh"
 source "$IDGEN_ROOT/test/orm/run.sh"
 source "$IDGEN_ROOT/test/package/run.sh"
 source "$IDGEN_ROOT/test/pgbuild/run.sh"
@@ -48,10 +49,11 @@ ONCE_SUITES=(fuzz pgbuild docs)
 # patroni, pgbackrest: the operations tools (test/ops/), where they support the major
 # regress-parallel: the regression tests again, every query forced through a parallel worker
 # isolation: the specs/ of pg_isolation_regress (test/isolation/run.sh)
+# oldheaders: idgen built against the older layout of a server header, the standby tests with it (test/oldheaders/run.sh)
 # doc-sql: the SQL of every user page, with and without preloading (test/doc/run.sh)
 # sqlsmith: random SQL against every idgen type (test/sqlsmith/run.sh)
 # pgcron: partition upkeep scheduled by pg_cron (test/pgcron), where Debian packages it
-VERSION_SUITES=(unit symbols regress regress-parallel isolation tap clients orm doc-sql package bench citus patroni pgbackrest pgcron sqlsmith)
+VERSION_SUITES=(unit symbols regress regress-parallel isolation tap oldheaders clients orm doc-sql package bench citus patroni pgbackrest pgcron sqlsmith)
 
 # wanted SUITE: is it in IDGEN_SUITES (all when unset)?
 wanted() {
