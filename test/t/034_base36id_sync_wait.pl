@@ -109,9 +109,22 @@ eval { $gen->quit };
 isnt($ret, 0, 'a superuser\'s call then gets no id of the unconfirmed second: it waits too');
 like($err, $timeout_error, 'until its statement_timeout');
 
+# a session whose wait was cancelled goes on: it must have left core's queue
+# (18's assertions check it at the next commit that waits)
+my $cancelled = $primary->background_psql('postgres', on_error_stop => 0);
+$cancelled->query("SET statement_timeout = '1s'; SELECT base36id_generate()");
+like($cancelled->{stderr}, qr/canceling statement due to statement timeout/,
+	'a call in a session that goes on ends at its statement_timeout');
+
 ok(kill('CONT', $walsender), 'the walsender goes on');
 like($primary->safe_psql('postgres', 'SELECT base36id_generate()'),
 	qr/^[0-9A-Z]{9}$/, 'then the call gets its id');
+# (query, not query_safe: the end of the first error may come in late)
+is( $cancelled->query(
+		"RESET statement_timeout; CREATE TABLE after_cancel (); DROP TABLE after_cancel; SELECT 'committed'"),
+	'committed',
+	'and the cancelled session commits, waiting for the standby as any commit');
+$cancelled->quit;
 
 # 2. remote_apply waits for the replay, which is paused
 $primary->safe_psql('postgres',
