@@ -17,7 +17,8 @@
 #  5. with the floor lowered to local: a role with ALTER ROLE ... SET
 #     synchronous_commit = off reserves a new second without a wait, and a
 #     session at on then asking for an id of that second waits for the
-#     standby, although the second is reserved.
+#     standby, although the second is reserved;
+#  6. end when the postmaster dies (the backend exits).
 #
 # Mutations this test catches (tried by hand): the level from
 # GetConfigOptionResetString() (1.1's first version): part 1 gets an id in
@@ -36,6 +37,7 @@ use IdgenTest;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use Time::HiRes ();
 
 my $primary = start_idgen_primary('b36w_primary', 'idgen.worker_id = 4');
 $primary->backup('b');
@@ -209,7 +211,28 @@ $on->quit;
 $primary->safe_psql('postgres',
 	"ALTER SYSTEM RESET idgen.base36id_synchronous_commit; SELECT pg_reload_conf()");
 
+# 6. the postmaster's death ends a wait too: with the standby gone, a call
+# waits until the postmaster is killed, then its backend exits
 $standby->stop;
-$primary->stop;
+my ($orphan, $orphan_pid) =
+  start_call($primary, "SELECT pg_sleep(1.1);\nSELECT base36id_generate();");
+ok(wait_for_syncrep($orphan_pid), 'with the standby gone, a call waits');
+my ($postmaster) = split /\n/, slurp_file($primary->data_dir . '/postmaster.pid');
+ok(kill('KILL', $postmaster), 'the postmaster is killed');
+my $gone = 0;
+foreach (1 .. 100)
+{
+	# gone, or a zombie nobody has reaped yet
+	$gone = !-e "/proc/$orphan_pid"
+	  || slurp_file("/proc/$orphan_pid/status") =~ /^State:\s+Z/m;
+	last if $gone;
+	Time::HiRes::sleep(0.1);
+}
+ok($gone, 'and the waiting backend exits');
+eval { $orphan->quit };
+# the server's other processes exit on their own; the node is down
+sleep(1);
+unlink($primary->data_dir . '/postmaster.pid');
+$primary->stop('immediate', fail_ok => 1);
 
 done_testing();
