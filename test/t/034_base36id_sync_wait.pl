@@ -229,6 +229,7 @@ foreach (1 .. 100)
 	Time::HiRes::sleep(0.1);
 }
 ok($gone, 'and the waiting backend exits');
+kill('KILL', $orphan_pid) unless $gone;
 eval { $orphan->quit };
 # the server's other processes exit on their own; the node is down
 sleep(1);
