@@ -6,6 +6,8 @@
 # headers), its exported symbols, pg_regress against a scratch cluster (and
 # again with every query forced into a parallel worker), the isolation specs
 # (specs/, test/isolation/run.sh), the TAP tests (PostgreSQL::Test::Cluster),
+# the standby tests again with idgen built against older server headers
+# (test/oldheaders/run.sh; on 15),
 # the client programs, the ORM programs (test/orm/run.sh)
 # (test/clients/run.sh), the packaging (test/package/run.sh; a Debian
 # package only for the majors pg_buildext builds for: 15 on Debian 12), the
