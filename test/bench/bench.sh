@@ -32,7 +32,11 @@
 # Every figure is a median over interleaved rounds (each round runs every
 # contender once, in a rotating order), with its spread (lowest–highest); a
 # ratio is taken within each round and its verdict says "no winner" when
-# the spread crosses 1.0.  --quick runs part 4 only, at a smaller size.
+# the spread crosses 1.0.  Statements one session runs (parts 1 and 4) are
+# timed by the backend's CPU time (/proc/self/schedstat), which waiting for
+# a CPU on a busy machine does not inflate; the rate-limited generators'
+# sustained runs and the inserts by the wall clock.  --quick runs part 4
+# only, at a smaller size.
 #
 # The report (markdown, also printed to stdout) starts with what makes it
 # comparable: the command, the server's version, configure flags and
