@@ -10,6 +10,7 @@ set -euo pipefail
 IDGEN_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 source "$IDGEN_ROOT/tools/pgbuild.sh"
 source "$IDGEN_ROOT/tools/citusbuild.sh"
+source "$IDGEN_ROOT/tools/pgtlebuild.sh"
 
 # The PostgreSQL majors idgen supports.  15 is Debian 12's own server; the
 # others are built by tools/pgbuild.sh into a cache outside the checkout (17
@@ -216,6 +217,8 @@ idgen_install() {
 		cp -a "$dir" "$inst$dir"
 	fi
 	make -s -C "$IDGEN_BUILD" PG_CONFIG="$PG_CONFIG" install DESTDIR="$inst" >/dev/null
+	# idgen_portable, the SQL edition (portable/), beside it
+	make -s -C "$IDGEN_BUILD/portable" PG_CONFIG="$PG_CONFIG" install DESTDIR="$inst" >/dev/null
 	PG_BIN=$inst$("$PG_CONFIG" --bindir)
 	# .../pgxs/src/makefiles/pgxs.mk
 	pgxs=$("$PG_CONFIG" --pgxs)

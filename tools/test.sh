@@ -41,6 +41,7 @@ source "$IDGEN_ROOT/test/ops/patroni.sh"
 source "$IDGEN_ROOT/test/pgcron/run.sh"
 source "$IDGEN_ROOT/test/checked/run.sh"
 source "$IDGEN_ROOT/test/sqlsmith/run.sh"
+source "$IDGEN_ROOT/test/portable/run.sh"
 
 # docs: links, SQLSTATEs and repeats of the user pages (test/doc/run.sh)
 ONCE_SUITES=(fuzz pgbuild docs)
@@ -51,7 +52,8 @@ ONCE_SUITES=(fuzz pgbuild docs)
 # doc-sql: the SQL of every user page, with and without preloading (test/doc/run.sh)
 # sqlsmith: random SQL against every idgen type (test/sqlsmith/run.sh)
 # pgcron: partition upkeep scheduled by pg_cron (test/pgcron), where Debian packages it
-VERSION_SUITES=(unit symbols regress regress-parallel isolation tap clients orm doc-sql package bench citus patroni pgbackrest pgcron sqlsmith)
+# portable: idgen_portable, the SQL edition, against the C types (test/portable/run.sh)
+VERSION_SUITES=(unit symbols regress regress-parallel isolation tap clients orm doc-sql package bench citus patroni pgbackrest pgcron sqlsmith portable)
 
 # wanted SUITE: is it in IDGEN_SUITES (all when unset)?
 wanted() {
