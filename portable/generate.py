@@ -99,7 +99,7 @@ def pg_tle_script(sql, version, comment):
             + "-- pgtle_admin with CREATE on the database; then, in each database:\n"
             + f"--   CREATE EXTENSION {NAME} CASCADE;    (CASCADE: pgcrypto too, if missing)\n"
             + "-- Where an older version is installed, this adds the new one and the paths\n"
-            + f"-- to it; then: ALTER EXTENSION {NAME} UPDATE;\n"
+            + f"-- to it; then: ALTER EXTENSION {NAME} UPDATE TO '{version}';\n"
             + "\\set ON_ERROR_STOP on\n"
             + "DO $_pgtle_install_$\n"
             + "DECLARE\n"
@@ -124,7 +124,11 @@ def pg_tle_script(sql, version, comment):
             + "\t\t\tPERFORM pgtle.install_update_path(name, from_version, version, ext);\n"
             + "\t\tEND IF;\n"
             + "\tEND LOOP;\n"
-            + "\tPERFORM pgtle.set_default_version(name, version);\n"
+            + "\t-- pg_tle's set_default_version() reads freed memory when the extension is\n"
+            + "\t-- created in the database (a server with assertions crashes): only where it is not\n"
+            + "\tIF NOT EXISTS (SELECT FROM pg_catalog.pg_extension e WHERE e.extname = install.name) THEN\n"
+            + "\t\tPERFORM pgtle.set_default_version(name, version);\n"
+            + "\tEND IF;\n"
             + "END\n"
             + "$_pgtle_install_$;\n").replace("DO $_pgtle_install_$\n", "DO $_pgtle_install_$\n<<install>>\n", 1)
 

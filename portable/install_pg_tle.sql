@@ -3,7 +3,7 @@
 -- pgtle_admin with CREATE on the database; then, in each database:
 --   CREATE EXTENSION idgen_portable CASCADE;    (CASCADE: pgcrypto too, if missing)
 -- Where an older version is installed, this adds the new one and the paths
--- to it; then: ALTER EXTENSION idgen_portable UPDATE;
+-- to it; then: ALTER EXTENSION idgen_portable UPDATE TO '1.1';
 \set ON_ERROR_STOP on
 DO $_pgtle_install_$
 <<install>>
@@ -1104,6 +1104,10 @@ BEGIN
 			PERFORM pgtle.install_update_path(name, from_version, version, ext);
 		END IF;
 	END LOOP;
-	PERFORM pgtle.set_default_version(name, version);
+	-- pg_tle's set_default_version() reads freed memory when the extension is
+	-- created in the database (a server with assertions crashes): only where it is not
+	IF NOT EXISTS (SELECT FROM pg_catalog.pg_extension e WHERE e.extname = install.name) THEN
+		PERFORM pgtle.set_default_version(name, version);
+	END IF;
 END
 $_pgtle_install_$;

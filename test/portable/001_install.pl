@@ -54,7 +54,7 @@ sub psql_file
 #
 SKIP:
 {
-	skip 'pg_tle is not available on this server (see the suite\'s message)', 14
+	skip 'pg_tle is not available on this server (see the suite\'s message)', 13
 	  unless $ENV{IDGEN_PORTABLE_TLE_INSTALL};
 	my $tle = PostgreSQL::Test::Cluster->new('hosted', install_path => $ENV{IDGEN_PORTABLE_TLE_INSTALL});
 	$tle->init;
@@ -117,8 +117,8 @@ SKIP:
 			FROM pgtle.extension_update_paths('idgen_portable')}),
 		"$current>$next:$current--$next $next>$current:-",
 		"pg_tle's update path from $current to $next (pgtle.install_update_path)");
-	($ret, $out, $err) = $tle->psql('hosted', 'ALTER EXTENSION idgen_portable UPDATE', connstr => $app);
-	is($ret, 0, 'ALTER EXTENSION idgen_portable UPDATE, as that role') or diag($err);
+	($ret, $out, $err) = $tle->psql('hosted', "ALTER EXTENSION idgen_portable UPDATE TO '$next'", connstr => $app);
+	is($ret, 0, "ALTER EXTENSION idgen_portable UPDATE TO '$next', as that role") or diag($err);
 	is( $tle->safe_psql(
 			'hosted', q{SELECT extversion || ' ' || idgen_portable.idgen_portable_version() FROM pg_extension
 			WHERE extname = 'idgen_portable'}),
