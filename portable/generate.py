@@ -56,9 +56,41 @@ def outside_quotes(sql):
     return "".join(out)
 
 
+TEMPLATE = re.compile(r"^--@template (\w+)\(([^)]*)\)\n(.*?)^--@end\n", re.M | re.S)
+USE = re.compile(r"^--@(\w+)\((.*)\)\n", re.M)
+
+
+def expand(sql):
+    """Code written once in the source and into each function that uses it:
+
+        --@template NAME(PARAM, ...)      (the lines, PARAMs in them)
+        --@end
+        --@NAME(value, ...)               (in a function: the lines, PARAMs replaced)
+    """
+    templates = {}
+    for m in TEMPLATE.finditer(sql):
+        templates[m.group(1)] = ([p.strip() for p in m.group(2).split(",")], m.group(3))
+    sql = TEMPLATE.sub("", sql)
+
+    def use(m):
+        if m.group(1) not in templates:
+            sys.exit(f"{NAME}.sql.in: no template {m.group(1)}")
+        params, body = templates[m.group(1)]
+        args = [a.strip() for a in m.group(2).split(",")]
+        if len(args) != len(params):
+            sys.exit(f"{NAME}.sql.in: {m.group(0).strip()}: {len(params)} arguments expected")
+        for p, a in zip(params, args):
+            body = re.sub(rf"\b{p}\b", a, body)
+        return body
+    sql = USE.sub(use, sql)
+    if "--@" in sql:
+        sys.exit(f"{NAME}.sql.in: a template line left: {sql[sql.index('--@'):][:60]}")
+    return sql
+
+
 def source(version):
     with open(os.path.join(HERE, NAME + ".sql.in"), encoding="utf-8") as f:
-        sql = f.read()
+        sql = expand(f.read())
     bare = outside_quotes(sql)
     # @extschema@ is replaced by a psql variable in the plain script, which
     # psql interpolates only outside quoted text

@@ -64,7 +64,9 @@ COMMENT ON FUNCTION @extschema@.idgen_portable_version() IS 'version of the idge
 -- work is simple expressions (PL/pgSQL evaluates those without the
 -- executor), with helper functions on error paths only, as far as that
 -- goes: a nested call, a PERFORM or a SQL function with a SET clause costs
--- more than the rest of a generator.
+-- more than the rest of a generator.  Code that several generators share is
+-- written once, as a template (a "template" line), and generate.py writes it
+-- into each function that names it.
 --
 -- Random bits come from gen_random_uuid() (pg_strong_random): of its text,
 -- the hexadecimal digits at positions 1-8, 10-13, 16-18, 21-23 and 25-36
@@ -136,57 +138,21 @@ COMMENT ON FUNCTION @extschema@._clock_out_of_span(text) IS 'internal: the error
 -- Per-session generator state
 --
 
--- The monotonic random scheme of SPEC.md ("common rules") for generator
--- gen: the next (ms, rand) from the clock reading now_ms (the type's
--- milliseconds) and sub_us (microseconds into it), for a random field of
--- rand_bits.  The top 9 bits of a fresh field are the fraction of the
+-- The monotonic random scheme of SPEC.md ("common rules"), written into
+-- each generator that uses it by generate.py (a function call would cost
+-- as much again as the rest of the generator): the next (ms, rand) from the
+-- clock reading now_ms (the type's milliseconds) and us (Unix
+-- microseconds), for a random field of LOW + 9 bits whose largest value is
+-- TOP.  The top 9 bits of a fresh field are the fraction of the
 -- millisecond (as many clock bits as a microsecond clock tells apart), the
 -- rest random; in the same millisecond a later fraction takes a fresh
 -- field, else the last field plus a random increment of 1..2^32; on
--- overflow the next millisecond is borrowed (fraction 0); a clock more
--- than 1 s behind the last id is followed.  The state is the setting
--- idgen_portable.<gen>: "PID,ms,rand".
-CREATE OR REPLACE FUNCTION @extschema@._mono(gen text, typname text, now_ms bigint, sub_us bigint,
-	rand_bits int, max_ms bigint, OUT ms bigint, OUT rand bigint)
-	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SET search_path FROM CURRENT AS $$
-DECLARE
-	name text := 'idgen_portable.' || gen;
-	pid text := pg_backend_pid() || ',';
-	st text := current_setting(name, true);
-	low int := rand_bits - 9;
-	frac bigint := (sub_us << 9) / 1000;
-	u text := gen_random_uuid()::text;
-	top bigint := (1::bigint << rand_bits) - 1;
-	s_ms bigint;
-	s_rand bigint;
-	inc bigint;
-BEGIN
-	-- only what this session wrote: not a role's or database's default
-	IF starts_with(st, pid) AND st ~ '^[0-9]+,[0-9]{1,15},[0-9]{1,18}$' THEN
-		s_ms := split_part(st, ',', 2)::bigint;
-		s_rand := split_part(st, ',', 3)::bigint;
-	END IF;
-	IF s_ms IS NULL OR s_rand > top OR now_ms > s_ms OR s_ms - now_ms > 1000
-		OR (now_ms = s_ms AND frac > s_rand >> low) THEN
-		ms := now_ms;
-		rand := (frac << low) | (('x' || substr(u, 25, 12))::bit(48)::bigint & ((1::bigint << low) - 1));
-	ELSE
-		inc := ('x' || substr(u, 1, 8))::bit(32)::bigint + 1;
-		IF s_rand > top - inc THEN
-			ms := s_ms + 1;		-- borrow the next millisecond
-			rand := ('x' || substr(u, 25, 12))::bit(48)::bigint & ((1::bigint << low) - 1);
-		ELSE
-			ms := s_ms;
-			rand := s_rand + inc;
-		END IF;
-	END IF;
-	IF now_ms < 0 OR ms > max_ms THEN
-		PERFORM _clock_out_of_span(typname);
-	END IF;
-	st := set_config(name, pid || ms || ',' || rand, false);
-END
-$$;
-COMMENT ON FUNCTION @extschema@._mono(text, text, bigint, bigint, int, bigint) IS 'internal: the next step of a monotonic generator';
+-- overflow the next millisecond is borrowed (fraction 0); a clock more than
+-- 1 s behind the last id is followed.  The state is the setting
+-- idgen_portable.GEN, "PID,ms,rand", used only when this process wrote it
+-- (not a role's or a database's default; a value malformed under this
+-- process's PID is an error, never an id).  The generator declares the
+-- variables.
 
 --
 -- iuid (in uuid)
@@ -311,14 +277,48 @@ COMMENT ON FUNCTION @extschema@._iuid_arg(int, text) IS 'internal: the error for
 CREATE OR REPLACE FUNCTION @extschema@.iuid_generate(country int4, entity int4) RETURNS uuid
 	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SET search_path FROM CURRENT AS $$
 DECLARE
-	us bigint := (extract(epoch FROM clock_timestamp()) * 1000000)::bigint;
-	m record;
+	us bigint := (date_part('epoch', clock_timestamp()) * 1000000)::bigint;
+	now_ms bigint := us / 1000;
+	frac bigint;
+	pid text;
+	st text;
+	u text;
+	s_ms bigint;
+	s_rand bigint;
+	ms bigint;
+	rand bigint;
+	inc bigint;
 BEGIN
 	IF country NOT BETWEEN 0 AND 255 OR entity NOT BETWEEN 0 AND 255 THEN
 		PERFORM _iuid_arg(country, 'country'), _iuid_arg(entity, 'entity');
 	END IF;
-	m := _mono('iuid', 'iuid', us / 1000, us % 1000, 54, 281474976710655);
-	RETURN encode(int8send((m.ms << 16) | 32768 | country) || int8send(-9223372036854775808 | (entity::bigint << 54) | m.rand),
+	frac := ((us % 1000) << 9) / 1000;
+	pid := pg_backend_pid() || ',';
+	st := current_setting('idgen_portable.iuid', true);
+	u := gen_random_uuid()::text;
+	IF starts_with(st, pid) AND st ~ '^[0-9]+,[0-9]+,[0-9]+$' THEN
+		s_ms := split_part(st, ',', 2)::bigint;
+		s_rand := split_part(st, ',', 3)::bigint;
+	END IF;
+	IF s_ms IS NULL OR s_rand > 18014398509481983 OR now_ms > s_ms OR s_ms - now_ms > 1000
+		OR (now_ms = s_ms AND frac > s_rand >> 45) THEN
+		ms := now_ms;
+		rand := (frac << 45) | (('x' || substr(u, 25, 12))::bit(48)::bigint & ((1::bigint << 45) - 1));
+	ELSE
+		inc := ('x' || substr(u, 1, 8))::bit(32)::bigint + 1;
+		IF s_rand > 18014398509481983 - inc THEN
+			ms := s_ms + 1;		-- borrow the next millisecond
+			rand := ('x' || substr(u, 25, 12))::bit(48)::bigint & ((1::bigint << 45) - 1);
+		ELSE
+			ms := s_ms;
+			rand := s_rand + inc;
+		END IF;
+	END IF;
+	IF now_ms < 0 OR ms > 281474976710655 THEN
+		PERFORM _clock_out_of_span('iuid');
+	END IF;
+	st := set_config('idgen_portable.iuid', pid || ms || ',' || rand, false);
+	RETURN encode(int8send((ms << 16) | 32768 | country) || int8send(-9223372036854775808 | (entity::bigint << 54) | rand),
 				  'hex')::uuid;
 END
 $$;
@@ -331,7 +331,8 @@ COMMENT ON FUNCTION @extschema@.iuid_generate(int4, int4) IS 'new iuid (a uuid) 
 CREATE OR REPLACE FUNCTION @extschema@.iuid_generate(country int4, entity int4, at timestamptz) RETURNS uuid
 	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SET search_path FROM CURRENT AS $$
 DECLARE
-	at_ms bigint := _units(at, 'iuid');
+	-- floor, exactly (a float would misplace some milliseconds)
+	at_ms bigint := CASE WHEN isfinite(at) THEN floor(extract(epoch FROM at) * 1000)::bigint END;
 	pid text := pg_backend_pid() || ',';
 	st text := current_setting('idgen_portable.iuid_at', true);
 	u text := gen_random_uuid()::text;
@@ -345,7 +346,10 @@ BEGIN
 	IF country NOT BETWEEN 0 AND 255 OR entity NOT BETWEEN 0 AND 255 THEN
 		PERFORM _iuid_arg(country, 'country'), _iuid_arg(entity, 'entity');
 	END IF;
-	IF starts_with(st, pid) AND st ~ '^[0-9]+,[0-9]{1,15},[0-9]{1,15},[0-9]{1,17}$' THEN
+	IF at_ms IS NULL OR at_ms NOT BETWEEN 0 AND 281474976710655 THEN
+		PERFORM _units(at, 'iuid');
+	END IF;
+	IF starts_with(st, pid) AND st ~ '^[0-9]+,[0-9]+,[0-9]+,[0-9]+$' THEN
 		began := split_part(st, ',', 2)::bigint;
 		s_ms := split_part(st, ',', 3)::bigint;
 		s_rand := split_part(st, ',', 4)::bigint;
@@ -508,12 +512,12 @@ DECLARE
 	r bigint;
 	inc bigint;
 BEGIN
-	IF starts_with(st, pid) AND st ~ '^[0-9]+,[0-9]{1,14},[0-9]{1,15}$' THEN
+	IF starts_with(st, pid) AND st ~ '^[0-9]+,[0-9]+,[0-9]+$' THEN
 		prev_ts := split_part(st, ',', 2)::bigint;
 		prev_rand := least(split_part(st, ',', 3)::bigint, 281474976710655);
 	END IF;
 	LOOP
-		ts := (extract(epoch FROM clock_timestamp()) * 1000)::bigint + 2208988800000 - 1000;
+		ts := (date_part('epoch', clock_timestamp()) * 1000000)::bigint / 1000 + 2208988800000 - 1000;
 		r := greatest(('x' || substr(gen_random_uuid()::text, 25, 12))::bit(48)::bigint, 1);
 		IF ts <= prev_ts THEN
 			inc := greatest(r & 2199023255551, 1);
@@ -544,10 +548,45 @@ COMMENT ON FUNCTION @extschema@.distid_generate() IS 'new DistributedId (a numer
 CREATE OR REPLACE FUNCTION @extschema@.distid_generate_dense() RETURNS numeric
 	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SET search_path FROM CURRENT AS $$
 DECLARE
-	us bigint := (extract(epoch FROM clock_timestamp()) * 1000000)::bigint;
-	m record := _mono('distid_dense', 'distid', us / 1000 + 2208988800000 - 1000, us % 1000, 48, 35184372088831);
+	us bigint := (date_part('epoch', clock_timestamp()) * 1000000)::bigint;
+	now_ms bigint := us / 1000 + 2208988800000 - 1000;
+	frac bigint;
+	pid text;
+	st text;
+	u text;
+	s_ms bigint;
+	s_rand bigint;
+	ms bigint;
+	rand bigint;
+	inc bigint;
 BEGIN
-	RETURN m.ms * 281474976710656::numeric + m.rand;
+	frac := ((us % 1000) << 9) / 1000;
+	pid := pg_backend_pid() || ',';
+	st := current_setting('idgen_portable.distid_dense', true);
+	u := gen_random_uuid()::text;
+	IF starts_with(st, pid) AND st ~ '^[0-9]+,[0-9]+,[0-9]+$' THEN
+		s_ms := split_part(st, ',', 2)::bigint;
+		s_rand := split_part(st, ',', 3)::bigint;
+	END IF;
+	IF s_ms IS NULL OR s_rand > 281474976710655 OR now_ms > s_ms OR s_ms - now_ms > 1000
+		OR (now_ms = s_ms AND frac > s_rand >> 39) THEN
+		ms := now_ms;
+		rand := (frac << 39) | (('x' || substr(u, 25, 12))::bit(48)::bigint & ((1::bigint << 39) - 1));
+	ELSE
+		inc := ('x' || substr(u, 1, 8))::bit(32)::bigint + 1;
+		IF s_rand > 281474976710655 - inc THEN
+			ms := s_ms + 1;		-- borrow the next millisecond
+			rand := ('x' || substr(u, 25, 12))::bit(48)::bigint & ((1::bigint << 39) - 1);
+		ELSE
+			ms := s_ms;
+			rand := s_rand + inc;
+		END IF;
+	END IF;
+	IF now_ms < 0 OR ms > 35184372088831 THEN
+		PERFORM _clock_out_of_span('distid');
+	END IF;
+	st := set_config('idgen_portable.distid_dense', pid || ms || ',' || rand, false);
+	RETURN ms * 281474976710656::numeric + rand;
 END
 $$;
 COMMENT ON FUNCTION @extschema@.distid_generate_dense() IS 'new DistributedId (a numeric) with iuid''s dense scheme (clock bits, random bits, borrowed milliseconds), stamped 1 s in the past; not rate limited';
@@ -730,13 +769,13 @@ DECLARE
 	lo bigint;
 	inc bigint;
 BEGIN
-	IF starts_with(st, pid) AND st ~ '^[0-9]+,[0-9]{1,15},[0-9]{1,4},[0-9]{1,19}$' THEN
+	IF starts_with(st, pid) AND st ~ '^[0-9]+,[0-9]+,[0-9]+,[0-9]+$' THEN
 		prev_ts := split_part(st, ',', 2)::bigint;
 		prev_hi := least(split_part(st, ',', 3)::bigint, 4095);
-		prev_lo := split_part(st, ',', 4)::numeric;	-- at most 2^63-1, or the cast fails
+		prev_lo := split_part(st, ',', 4)::bigint;
 	END IF;
 	LOOP
-		us := (extract(epoch FROM clock_timestamp()) * 1000000)::bigint;
+		us := (date_part('epoch', clock_timestamp()) * 1000000)::bigint;
 		now_ms := us / 1000 + 8520336000000;
 		frac := ((us % 1000) << 9) / 1000;
 		u := gen_random_uuid()::text;
@@ -880,10 +919,45 @@ COMMENT ON FUNCTION @extschema@.flaxid(text) IS 'the text if it is a flaxid (16 
 CREATE OR REPLACE FUNCTION @extschema@.flaxid_generate() RETURNS text
 	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SET search_path FROM CURRENT AS $$
 DECLARE
-	us bigint := (extract(epoch FROM clock_timestamp()) * 1000000)::bigint;
-	m record := _mono('flaxid', 'flaxid', us / 1000 - 1420070400000, us % 1000, 56, 1099511627775);
+	us bigint := (date_part('epoch', clock_timestamp()) * 1000000)::bigint;
+	now_ms bigint := us / 1000 - 1420070400000;
+	frac bigint;
+	pid text;
+	st text;
+	u text;
+	s_ms bigint;
+	s_rand bigint;
+	ms bigint;
+	rand bigint;
+	inc bigint;
 BEGIN
-	RETURN translate(encode(substr(int8send(m.ms), 4) || substr(int8send(m.rand), 2), 'base64'),
+	frac := ((us % 1000) << 9) / 1000;
+	pid := pg_backend_pid() || ',';
+	st := current_setting('idgen_portable.flaxid', true);
+	u := gen_random_uuid()::text;
+	IF starts_with(st, pid) AND st ~ '^[0-9]+,[0-9]+,[0-9]+$' THEN
+		s_ms := split_part(st, ',', 2)::bigint;
+		s_rand := split_part(st, ',', 3)::bigint;
+	END IF;
+	IF s_ms IS NULL OR s_rand > 72057594037927935 OR now_ms > s_ms OR s_ms - now_ms > 1000
+		OR (now_ms = s_ms AND frac > s_rand >> 47) THEN
+		ms := now_ms;
+		rand := (frac << 47) | (('x' || substr(u, 25, 12))::bit(48)::bigint & ((1::bigint << 47) - 1));
+	ELSE
+		inc := ('x' || substr(u, 1, 8))::bit(32)::bigint + 1;
+		IF s_rand > 72057594037927935 - inc THEN
+			ms := s_ms + 1;		-- borrow the next millisecond
+			rand := ('x' || substr(u, 25, 12))::bit(48)::bigint & ((1::bigint << 47) - 1);
+		ELSE
+			ms := s_ms;
+			rand := s_rand + inc;
+		END IF;
+	END IF;
+	IF now_ms < 0 OR ms > 1099511627775 THEN
+		PERFORM _clock_out_of_span('flaxid');
+	END IF;
+	st := set_config('idgen_portable.flaxid', pid || ms || ',' || rand, false);
+	RETURN translate(encode(substr(int8send(ms), 4) || substr(int8send(rand), 2), 'base64'),
 					 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/',
 					 '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz');
 END
