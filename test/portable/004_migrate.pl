@@ -24,7 +24,8 @@ $q->('postgres', 'CREATE DATABASE hosted; CREATE DATABASE selfhosted;');
 $q->(
 	'hosted', q{
 	CREATE EXTENSION idgen_portable CASCADE;
-	CREATE TABLE orders (id uuid PRIMARY KEY DEFAULT idgen_portable.iuid_generate(42, 5), item text);
+	CREATE TABLE orders (id uuid PRIMARY KEY DEFAULT idgen_portable.iuid_generate(42, 5)
+		CHECK (idgen_portable.iuid(id) = id), item text);
 	CREATE TABLE order_lines (order_id uuid NOT NULL REFERENCES orders, n int);
 	CREATE TABLE invoices (id numeric(28, 0) PRIMARY KEY DEFAULT idgen_portable.distid_generate(), total numeric);
 	CREATE TABLE invoice_items (invoice_id numeric(28, 0) NOT NULL REFERENCES invoices, n int);
@@ -62,12 +63,14 @@ my $fks = q{SELECT count(*) FILTER (WHERE convalidated) || '/' || count(*) FROM 
 
 # iuid and distid: the key first (the C types compare with uuid and
 # numeric in their operator families, which carry the foreign keys
-# meanwhile), then the columns referring to it; flaxid has no operator with
-# text: its foreign key is dropped and made again, and the text default
-# dropped before the type changes.
+# meanwhile), then the columns referring to it; the check constraint that
+# calls idgen_portable.iuid(uuid) goes (the type checks); flaxid has no
+# operator with text: its foreign key is dropped and made again, and the
+# text default dropped before the type changes.
 my $to_c = q{
 	BEGIN;
-	ALTER TABLE orders ALTER COLUMN id TYPE iuid USING id::iuid, ALTER COLUMN id SET DEFAULT iuid_generate(42, 5);
+	ALTER TABLE orders DROP CONSTRAINT orders_id_check,
+		ALTER COLUMN id TYPE iuid USING id::iuid, ALTER COLUMN id SET DEFAULT iuid_generate(42, 5);
 	ALTER TABLE order_lines ALTER COLUMN order_id TYPE iuid USING order_id::iuid;
 	ALTER TABLE invoices ALTER COLUMN id TYPE distid USING id::distid, ALTER COLUMN id SET DEFAULT distid_generate();
 	ALTER TABLE invoice_items ALTER COLUMN invoice_id TYPE distid USING invoice_id::distid;
@@ -114,7 +117,8 @@ my $back = q{
 	BEGIN;
 	ALTER TABLE order_lines ALTER COLUMN order_id TYPE uuid USING order_id::uuid;
 	ALTER TABLE orders ALTER COLUMN id TYPE uuid USING id::uuid,
-		ALTER COLUMN id SET DEFAULT idgen_portable.iuid_generate(42, 5);
+		ALTER COLUMN id SET DEFAULT idgen_portable.iuid_generate(42, 5),
+		ADD CHECK (idgen_portable.iuid(id) = id);
 	ALTER TABLE invoice_items ALTER COLUMN invoice_id TYPE numeric(28, 0) USING invoice_id::numeric;
 	ALTER TABLE invoices ALTER COLUMN id TYPE numeric(28, 0) USING id::numeric,
 		ALTER COLUMN id SET DEFAULT idgen_portable.distid_generate();
