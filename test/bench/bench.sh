@@ -614,6 +614,7 @@ FROM (VALUES $(pk_values "${CONC_KINDS[@]}")) AS k(ord, kind, ddl, short)
 ORDER BY k.ord;
 SQL
 
+IDGEN_BENCH_PSQL=$PG_BIN/psql IDGEN_BENCH_SCALE=$SCALE IDGEN_BENCH_OUT=$IDGEN_BENCH_OUT bash "$IDGEN_ROOT/test/bench/portable.sh"	# idgen_portable's cost (portable.md)
 idgen_cluster_stop
 
 # --- chart --------------------------------------------------------------------
