@@ -55,6 +55,10 @@ BEGIN
 END
 $check$;
 
+-- Every role of the database may call the functions, as it may call
+-- core's gen_random_uuid(): they write only the caller's own settings
+GRANT USAGE ON SCHEMA @extschema@ TO PUBLIC;
+
 CREATE OR REPLACE FUNCTION @extschema@.idgen_portable_version() RETURNS text
 	LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path FROM CURRENT
 	AS $$SELECT '1.1'$$;
@@ -930,6 +934,9 @@ DECLARE
 	ms bigint;
 	rand bigint;
 	inc bigint;
+	hi bigint;
+	lo bigint;
+	a text := '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz';
 BEGIN
 	frac := ((us % 1000) << 9) / 1000;
 	pid := pg_backend_pid() || ',';
@@ -957,9 +964,17 @@ BEGIN
 		PERFORM _clock_out_of_span('flaxid');
 	END IF;
 	st := set_config('idgen_portable.flaxid', pid || ms || ',' || rand, false);
-	RETURN translate(encode(substr(int8send(ms), 4) || substr(int8send(rand), 2), 'base64'),
-					 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/',
-					 '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz');
+	-- 6 bits a character, from two 48-bit halves (cheaper than translate())
+	hi := (ms << 8) | (rand >> 48);
+	lo := rand & 281474976710655;
+	RETURN substr(a, ((hi >> 42) & 63)::int + 1, 1) || substr(a, ((hi >> 36) & 63)::int + 1, 1)
+		|| substr(a, ((hi >> 30) & 63)::int + 1, 1) || substr(a, ((hi >> 24) & 63)::int + 1, 1)
+		|| substr(a, ((hi >> 18) & 63)::int + 1, 1) || substr(a, ((hi >> 12) & 63)::int + 1, 1)
+		|| substr(a, ((hi >> 6) & 63)::int + 1, 1) || substr(a, (hi & 63)::int + 1, 1)
+		|| substr(a, ((lo >> 42) & 63)::int + 1, 1) || substr(a, ((lo >> 36) & 63)::int + 1, 1)
+		|| substr(a, ((lo >> 30) & 63)::int + 1, 1) || substr(a, ((lo >> 24) & 63)::int + 1, 1)
+		|| substr(a, ((lo >> 18) & 63)::int + 1, 1) || substr(a, ((lo >> 12) & 63)::int + 1, 1)
+		|| substr(a, ((lo >> 6) & 63)::int + 1, 1) || substr(a, (lo & 63)::int + 1, 1);
 END
 $$;
 COMMENT ON FUNCTION @extschema@.flaxid_generate() IS 'new flaxid (text: store it COLLATE "C"), increasing within the session';

@@ -160,6 +160,8 @@ $node->safe_psql('plain', 'CREATE EXTENSION pgcrypto', connstr => $owner);
 my ($ok, $err) = psql_file($node, 'plain', 'owner', "$portable/install_psql.sql", 'schema=ids');
 ok($ok, 'install_psql.sql, by the owner of a database, into a schema it names (ids)') or diag($err);
 is($node->safe_psql('plain', vectors('ids'), connstr => $owner), $vectors_ok, 'the SQL edition works there');
+is($node->safe_psql('plain', vectors('ids'), connstr => $node->connstr('plain') . ' user=other'), $vectors_ok,
+	'for every role of the database');
 my $count = q{SELECT count(*) FROM pg_proc WHERE pronamespace = 'ids'::regnamespace};
 my $before = $node->safe_psql('plain', $count);
 ($ok, $err) = psql_file($node, 'plain', 'owner', "$portable/install_psql.sql", 'schema=ids');
