@@ -1,29 +1,26 @@
-# The three ways to install idgen_portable (doc/portable.md):
+# The ways to install idgen_portable by a role that is no superuser
+# (doc/portable.md; the extension from its control file is in
+# 002_crosscheck.pl):
 #  - through pg_tle, by a role whose only privileges are pgtle_admin and
 #    CREATE on its database, as on a hosted service; then an update to the
 #    next version through pg_tle's update path (the next version's scripts
 #    made from this source with generate.py --version);
 #  - as a plain psql script, by a role that owns its database, into a schema
-#    of its choosing, and again as an update;
-#  - as an ordinary extension from its control file;
-# and what they refuse (a schema another role can create objects in), and
-# what every function of it is (catalog checks: search_path pinned, no
-# SECURITY DEFINER, volatility and parallel safety, a comment, the C
-# extension's names).
+#    of its choosing, and again as an update; every role may call it;
+# and what the script refuses (a schema another role can create objects in).
 #
 # pg_tle needs a server tree without idgen_portable's control file (it
 # refuses an extension name the server has one for): IDGEN_PORTABLE_TLE_INSTALL
-# names such a tree, with pg_tle in it; unset, the pg_tle part is skipped
-# (tools/test.sh says why).
+# names such a tree, with pg_tle in it, from which the node runs with only
+# pg_tle preloaded; unset, the pg_tle part is skipped (tools/test.sh says
+# why) and the node runs from the run's tree.
 
 use strict;
 use warnings;
 
 use File::Basename;
 use File::Temp ();
-use FindBin;
-use lib "$ENV{IDGEN_PORTABLE_ROOT}/test/t";
-use IdgenTest;
+use IPC::Run ();
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -49,6 +46,14 @@ sub psql_file
 	return ($ok, $err);
 }
 
+# One node: from the tree with pg_tle (and without idgen_portable's files)
+# where there is one, with only pg_tle preloaded, as on a hosted service
+my $node = PostgreSQL::Test::Cluster->new('install',
+	$ENV{IDGEN_PORTABLE_TLE_INSTALL} ? (install_path => $ENV{IDGEN_PORTABLE_TLE_INSTALL}) : ());
+$node->init;
+$node->append_conf('postgresql.conf', "shared_preload_libraries = 'pg_tle'") if $ENV{IDGEN_PORTABLE_TLE_INSTALL};
+$node->start;
+
 #
 # pg_tle, as a role that is no superuser
 #
@@ -56,11 +61,7 @@ SKIP:
 {
 	skip 'pg_tle is not available on this server (see the suite\'s message)', 13
 	  unless $ENV{IDGEN_PORTABLE_TLE_INSTALL};
-	my $tle = PostgreSQL::Test::Cluster->new('hosted', install_path => $ENV{IDGEN_PORTABLE_TLE_INSTALL});
-	$tle->init;
-	# only pg_tle preloaded, as on a hosted service: no idgen
-	$tle->append_conf('postgresql.conf', "shared_preload_libraries = 'pg_tle'");
-	$tle->start;
+	my $tle = $node;
 	$tle->safe_psql(
 		'postgres', q{
 		CREATE ROLE app LOGIN;
@@ -140,13 +141,11 @@ SKIP:
 		'the tables\' keys and defaults work on across the update');
 	is($tle->safe_psql('hosted', vectors('idgen_portable'), connstr => $app), $vectors_ok,
 		"version $next gives the vectors");
-	$tle->stop;
 }
 
 #
-# The plain script and the extension, on a server with the C extension too
+# The plain script
 #
-my $node = start_idgen_node('install');
 $node->safe_psql(
 	'postgres', q{
 	CREATE ROLE owner LOGIN;
@@ -183,42 +182,6 @@ for my $schema ('public', 'shared')
 			AND proname IN ('idgen_portable_version', 'iuid_generate', '_units')"),
 		'0', "and nothing of it is left in $schema");
 }
-
-# the extension, as a superuser; refused where the schema exists and is another role's
-$node->safe_psql('postgres', 'CREATE DATABASE ext; CREATE DATABASE taken;');
-$node->safe_psql('ext', 'CREATE EXTENSION idgen; CREATE EXTENSION idgen_portable CASCADE;');
-is($node->safe_psql('ext', vectors('idgen_portable')), $vectors_ok,
-	'CREATE EXTENSION idgen_portable CASCADE (control file), beside idgen');
-$node->safe_psql('taken', 'CREATE SCHEMA idgen_portable AUTHORIZATION other');
-my ($ret, $out);
-($ret, $out, $err) = $node->psql('taken', 'CREATE EXTENSION idgen_portable CASCADE');
-like($err, qr/must be installed into a schema of its own/, 'refused into a schema idgen_portable of another role');
-
-#
-# Every function, from the catalog
-#
-my $fn = q{FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-	LEFT JOIN pg_description d ON d.objoid = p.oid AND d.classoid = 'pg_proc'::regclass
-	WHERE n.nspname = 'idgen_portable'};
-my $nfn = $node->safe_psql('ext', "SELECT count(*) $fn");
-cmp_ok($nfn, '>', 50, "$nfn functions");
-is( $node->safe_psql(
-		'ext', qq{SELECT string_agg(p.oid::regprocedure::text, ', ') $fn
-		AND (p.proconfig IS DISTINCT FROM ARRAY['search_path=pg_catalog, idgen_portable, pg_temp'] OR p.prosecdef
-			 OR p.prolang <> ALL (SELECT oid FROM pg_language WHERE lanname IN ('sql', 'plpgsql'))
-			 OR d.description IS NULL)}),
-	'', 'each in SQL or PL/pgSQL, search_path pinned (pg_catalog first), no SECURITY DEFINER, a comment');
-is( $node->safe_psql(
-		'ext', qq{SELECT string_agg(p.proname || ':' || p.provolatile::text || p.proparallel::text, ' ' ORDER BY p.proname COLLATE "C") $fn
-		AND (p.provolatile <> 'i' OR p.proparallel <> 's')}),
-	'_clock_out_of_span:vs distid128_generate:vu distid_generate:vu distid_generate_dense:vu '
-	  . 'flaxid_generate:vu iuid_generate:vu iuid_generate:vu',
-	'the generators are VOLATILE PARALLEL UNSAFE, the error of a clock out of span VOLATILE, the rest IMMUTABLE PARALLEL SAFE');
-is( $node->safe_psql(
-		'ext', qq{SELECT string_agg(DISTINCT p.proname::text COLLATE "C", ' ' ORDER BY p.proname::text COLLATE "C") $fn AND p.proname !~ '^_'
-		AND p.proname NOT IN (SELECT proname FROM pg_proc WHERE pronamespace = 'public'::regnamespace)}),
-	'flaxid idgen_portable_version',
-	'its functions bear the names of the C extension\'s, but for flaxid(text) (the C type\'s input) and its version');
 
 $node->stop;
 done_testing();

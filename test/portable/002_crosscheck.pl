@@ -1,5 +1,8 @@
 # idgen_portable against the C types on one server (SPEC.md, "SQL
-# edition"): the formats' vectors both ways, 100,000 ids of each type made
+# edition"), installed as an extension beside idgen (and refused into a
+# schema of another role); every function from the catalog (search_path
+# pinned, no SECURITY DEFINER, volatility, parallel safety, a comment, the
+# C extension's names); the formats' vectors both ways, 100,000 ids of each type made
 # by each edition read by the other, malformed input rejected alike (the
 # same SQLSTATE, message and detail, over inputs generated from valid ones),
 # the bounds of both editions equal over a spread of times, flaxid's text
@@ -24,6 +27,38 @@ $q->('CREATE EXTENSION idgen_portable CASCADE');
 is($q->("SELECT extversion FROM pg_extension WHERE extname = 'idgen_portable'"),
 	$q->("SELECT default_version FROM pg_available_extensions WHERE name = 'idgen_portable'"),
 	'idgen_portable installs beside idgen as an extension, from its control file');
+
+# refused where its schema exists and is another role's
+$q->(q{CREATE ROLE other; CREATE DATABASE taken;});
+$node->safe_psql('taken', 'CREATE SCHEMA idgen_portable AUTHORIZATION other');
+my ($ret, $out, $err) = $node->psql('taken', 'CREATE EXTENSION idgen_portable CASCADE');
+like($err, qr/must be installed into a schema of its own/, 'refused into a schema idgen_portable of another role');
+
+#
+# Every function, from the catalog
+#
+my $fn = q{FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+	LEFT JOIN pg_description d ON d.objoid = p.oid AND d.classoid = 'pg_proc'::regclass
+	WHERE n.nspname = 'idgen_portable'};
+my $nfn = $q->("SELECT count(*) $fn");
+cmp_ok($nfn, '>', 50, "$nfn functions");
+is( $q->(
+		qq{SELECT string_agg(p.oid::regprocedure::text, ', ') $fn
+		AND (p.proconfig IS DISTINCT FROM ARRAY['search_path=pg_catalog, idgen_portable, pg_temp'] OR p.prosecdef
+			 OR p.prolang <> ALL (SELECT oid FROM pg_language WHERE lanname IN ('sql', 'plpgsql'))
+			 OR d.description IS NULL)}),
+	'', 'each in SQL or PL/pgSQL, search_path pinned (pg_catalog first), no SECURITY DEFINER, a comment');
+is( $q->(
+		qq{SELECT string_agg(p.proname || ':' || p.provolatile::text || p.proparallel::text, ' ' ORDER BY p.proname COLLATE "C") $fn
+		AND (p.provolatile <> 'i' OR p.proparallel <> 's')}),
+	'_clock_out_of_span:vs distid128_generate:vu distid_generate:vu distid_generate_dense:vu '
+	  . 'flaxid_generate:vu iuid_generate:vu iuid_generate:vu',
+	'the generators are VOLATILE PARALLEL UNSAFE, the error of a clock out of span VOLATILE, the rest IMMUTABLE PARALLEL SAFE');
+is( $q->(
+		qq{SELECT string_agg(DISTINCT p.proname::text COLLATE "C", ' ' ORDER BY p.proname::text COLLATE "C") $fn AND p.proname !~ '^_'
+		AND p.proname NOT IN (SELECT proname FROM pg_proc WHERE pronamespace = 'public'::regnamespace)}),
+	'flaxid idgen_portable_version',
+	'its functions bear the names of the C extension\'s, but for flaxid(text) (the C type\'s input) and its version');
 
 #
 # The vectors of SPEC.md, decoded and encoded by both editions
