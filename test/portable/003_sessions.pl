@@ -1,10 +1,12 @@
 # The per-session rules of the SQL edition, whose state lives in custom
-# settings of the session (idgen_portable.<generator>):
+# settings of the session (idgen_portable.<generator>), and its order
+# across sessions:
 #  - concurrent sessions (pgbench clients, released together from a
 #    barrier), each making ids with every generator of both editions and
 #    backfilling one millisecond: within each session every generator
 #    strictly increases and the backfill walk never repeats; no id repeats
 #    across sessions;
+#  - two sessions taking turns make ids in the order made;
 #  - a rolled-back transaction or savepoint undoes the state: the next id is
 #    above every id of work that was kept;
 #  - a state the session did not write (another process's, a role's or a
@@ -77,6 +79,28 @@ is( $q->(
 		q{SELECT max(first) < min(last) FROM (SELECT sess, min(public.iuid_timestamp(id::public.iuid)) AS first,
 			max(public.iuid_timestamp(id::public.iuid)) AS last FROM ids WHERE kind = 'sql iuid' GROUP BY sess) s}),
 	't', 'the sessions generated at the same time');
+
+#
+# Across sessions: two sessions taking turns (each id made after the other
+# session's last one returned) make ids in the order made, by the clock
+# fraction on top of the random field, where the C generators do so too
+# (not distid_generate(), the reference's algorithm)
+#
+my @turn = map { $node->background_psql('postgres') } 1 .. 2;
+my $gens = q{idgen_portable.iuid_generate(3, 4)::text || ' ' || idgen_portable.flaxid_generate() || ' '
+	|| idgen_portable.distid128_generate()::text || ' ' || lpad(idgen_portable.distid_generate_dense()::text, 28, '0')};
+my @made;
+push @made, [ split / /, $turn[ $_ % 2 ]->query_safe("SELECT $gens") ] for 1 .. 60;
+$_->quit for @turn;
+my @out_of_order;
+for my $k (0 .. 3)
+{
+	for my $i (1 .. $#made)
+	{
+		push @out_of_order, "generator $k, id $i" unless ($made[$i][$k] cmp $made[ $i - 1 ][$k]) > 0;
+	}
+}
+is("@out_of_order", '', 'two sessions taking turns: iuid, flaxid, DistributedId128 and dense distid ids in the order made');
 
 #
 # Rollbacks: the state goes back with the setting; kept work stays in order
