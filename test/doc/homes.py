@@ -46,10 +46,10 @@ RULES = [
      "doc/upgrading.md", "updating-idgen", r"ALTER EXTENSION idgen UPDATE", ()),
     ("generators are PARALLEL RESTRICTED: functions that call them must be too",
      "doc/generation.md", "parallel-queries",
-     r"(?=.*\bgenerators?\b)(?=.*PARALLEL RESTRICTED)", ("doc/reference.md",)),
+     r"^(?=.*\bgenerators?\b)(?=.*PARALLEL RESTRICTED)", ("doc/reference.md",)),
     ("keyless public-id functions are PARALLEL RESTRICTED",
      "doc/public-ids.md", "the-key-file",
-     r"(?=.*(?:keyless|without a key|key argument))(?=.*PARALLEL RESTRICTED)", ("doc/reference.md",)),
+     r"^(?=.*(?:keyless|without a key|key argument))(?=.*PARALLEL RESTRICTED)", ("doc/reference.md",)),
     ("the key file's owner and mode",
      "doc/public-ids.md", "the-key-file",
      r"\b0600\b|\b0640\b|\bgroup[- ]readable\b|\bmode 0?6", ()),
@@ -75,18 +75,19 @@ def main(root, listing=False):
             print(f"- {rule}: {home}{'#' + anchor if anchor else ''}")
         return 0
     tally = Tally("docs-homes")
+    found = {}
+    for page in user_pages(root):
+        with open(os.path.join(root, page), encoding="utf-8") as f:
+            found[page] = [(" ".join(prose.split()), {resolve(page, t, root) for t in targets})
+                           for prose, targets in units(f.read(), keep_code=True)]
     for rule, home, anchor, pattern, exempt in RULES:
         rx = re.compile(pattern, re.S | re.I)
         bad = [] if os.path.exists(os.path.join(root, home)) else [f"home {home} does not exist"]
-        for page in user_pages(root):
+        for page, paragraphs in found.items():
             if page == home or page in exempt:
                 continue
-            with open(os.path.join(root, page), encoding="utf-8") as f:
-                text = f.read()
-            for prose, targets in units(text, keep_code=True):
-                prose = " ".join(prose.split())
-                if rx.search(prose) and home not in {resolve(page, t, root) for t in targets}:
-                    bad.append(f"{page}: …{prose[:150]}…")
+            bad += [f"{page}: …{prose[:150]}…" for prose, linked in paragraphs
+                    if rx.search(prose) and home not in linked]
         tally.findings([f"{rule} (home {home}) stated without a link in {b}" for b in bad],
                        f"{rule}: one home, {home}")
     return tally.done()
