@@ -48,7 +48,7 @@ RULES = [
      "doc/generation.md", "parallel-queries",
      r"^(?=.*\bgenerators?\b)(?=.*PARALLEL RESTRICTED)", ("doc/reference.md",)),
     ("keyless public-id functions are PARALLEL RESTRICTED",
-     "doc/public-ids.md", "the-key-file",
+     "doc/public-ids.md", "",
      r"^(?=.*(?:keyless|without a key|key argument))(?=.*PARALLEL RESTRICTED)", ("doc/reference.md",)),
     ("the key file's owner and mode",
      "doc/public-ids.md", "the-key-file",
