@@ -16,7 +16,7 @@ SHLIB_LINK += -lcrypto
 DATA = $(patsubst $(srcdir)/%,%,$(wildcard $(srcdir)/sql/idgen--*.sql))
 
 # pg_regress inputs sql/<name>.sql, outputs expected/<name>.out
-REGRESS = setup iuid base36id distid publicid flaxid ranges partitions partition_life markings upgrade monitoring \
+REGRESS = setup iuid base36id distid publicid flaxid ranges partitions partition_life markings upgrade monitoring security \
 	soft_errors skipscan worker_ids sqlstates crosstype
 
 PG_CPPFLAGS = -I$(srcdir)/src
