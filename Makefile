@@ -16,8 +16,8 @@ SHLIB_LINK += -lcrypto
 DATA = $(patsubst $(srcdir)/%,%,$(wildcard $(srcdir)/sql/idgen--*.sql))
 
 # pg_regress inputs sql/<name>.sql, outputs expected/<name>.out
-REGRESS = setup iuid base36id distid publicid flaxid ranges partitions partition_life markings upgrade monitoring security \
-	soft_errors skipscan worker_ids sqlstates crosstype
+REGRESS = setup hostile_setup iuid base36id distid publicid flaxid ranges partitions partition_life markings upgrade monitoring security \
+	soft_errors skipscan worker_ids sqlstates crosstype hostile
 
 PG_CPPFLAGS = -I$(srcdir)/src
 
