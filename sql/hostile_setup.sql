@@ -87,22 +87,24 @@ DECLARE
 	made int := 0;
 	fn text;
 BEGIN
+	-- one query (a query per operator would start a parallel worker each
+	-- under debug_parallel_query)
 	FOR r IN
-		SELECT o.oprname, o.oprleft, o.oprright, o.oprresult,
-		       format('operator %s', o.oid::regoperator) AS label
-		FROM pg_operator o WHERE o.oprnamespace = source AND o.oprcode <> 0
-		UNION ALL
-		SELECT DISTINCT o.oprname, t.t::oid, t.t::oid, 'bool'::regtype::oid,
-		       format('operator %s(%s,%s)', o.oprname, t.t, t.t)
-		FROM pg_operator o, unnest(types) t(t)
-		WHERE o.oprnamespace = 'pg_catalog'::regnamespace AND o.oprleft <> 0
-		ORDER BY 1, 2, 3
+		SELECT DISTINCT ON (c.oprname, c.oprleft, c.oprright) c.*
+		FROM (SELECT o.oprname, o.oprleft, o.oprright, o.oprresult,
+		             format('operator %s', o.oid::regoperator) AS label
+		      FROM pg_operator o WHERE o.oprnamespace = source AND o.oprcode <> 0
+		      UNION ALL
+		      SELECT o.oprname, t.t::oid, t.t::oid, 'bool'::regtype::oid,
+		             format('operator %s(%s,%s)', o.oprname, t.t, t.t)
+		      FROM pg_operator o, unnest(types) t(t)
+		      WHERE o.oprnamespace = 'pg_catalog'::regnamespace AND o.oprleft <> 0) c
+		WHERE NOT EXISTS (SELECT FROM pg_operator q
+		                  WHERE q.oprnamespace = (SELECT oid FROM pg_namespace WHERE nspname = target)
+		                    AND q.oprname = c.oprname AND q.oprleft = c.oprleft AND q.oprright = c.oprright)
+		ORDER BY c.oprname, c.oprleft, c.oprright, c.label
 	LOOP
-		CONTINUE WHEN EXISTS (SELECT FROM pg_operator q
-		                      WHERE q.oprnamespace = (SELECT oid FROM pg_namespace WHERE nspname = target)
-		                        AND q.oprname = r.oprname AND q.oprleft = r.oprleft AND q.oprright = r.oprright);
-		made := made + 1;
-		fn := format('%I.shadow_operator_%s', target, made);
+		fn := format('%I.%I', target, 'shadow_operator_' || left(md5(r.label), 12));
 		BEGIN
 			EXECUTE format('CREATE FUNCTION %s(%s) RETURNS %s LANGUAGE plpgsql AS %L', fn,
 			               concat_ws(', ', CASE WHEN r.oprleft <> 0 THEN r.oprleft::regtype::text END,
@@ -112,8 +114,9 @@ BEGIN
 			EXECUTE format('CREATE OPERATOR %I.%s (%s RIGHTARG = %s, FUNCTION = %s)', target, r.oprname,
 			               CASE WHEN r.oprleft <> 0 THEN format('LEFTARG = %s,', r.oprleft::regtype) ELSE '' END,
 			               r.oprright::regtype, fn);
+			made := made + 1;
 		EXCEPTION WHEN OTHERS THEN
-			made := made - 1;
+			NULL;	-- an operator a shadow cannot have
 		END;
 	END LOOP;
 	RETURN made;
