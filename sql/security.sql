@@ -102,6 +102,16 @@ CREATE FUNCTION regress_mal.as_owner(t regclass) RETURNS SETOF regclass LANGUAGE
 $$ SELECT idgen_home.idgen_create_partitions(t, '2026-04-01', '2026-05-01', '1 month') $$;
 RESET ROLE;
 SELECT regress_mal.as_owner('regress_mal.t');
+-- the owner needs what it would need to create the partition itself:
+-- USAGE and CREATE on the table's schema, even when a superuser calls
+CREATE SCHEMA regress_sec_admin;
+CREATE TABLE regress_sec_admin.t (id idgen_home.iuid) PARTITION BY RANGE (id);
+ALTER TABLE regress_sec_admin.t OWNER TO regress_idgen_mallory;
+SELECT regress.err($$SELECT idgen_home.idgen_create_partitions('regress_sec_admin.t', '2026-01-01', '2026-02-01', '1 month')$$);
+GRANT USAGE, CREATE ON SCHEMA regress_sec_admin TO regress_idgen_mallory;
+SELECT * FROM idgen_home.idgen_create_partitions('regress_sec_admin.t', '2026-01-01', '2026-02-01', '1 month');
+SELECT pg_get_userbyid(relowner) AS owner FROM pg_class WHERE oid = 'regress_sec_admin.t_20260101'::regclass;
+DROP SCHEMA regress_sec_admin CASCADE;
 -- the owner retires; a superuser too, as the caller (the server runs none of
 -- the owner's code for a detach or a drop)
 SET ROLE regress_idgen_mallory;
