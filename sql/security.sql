@@ -169,7 +169,7 @@ LATERAL (SELECT p.proacl, p.proowner FROM pg_proc p WHERE d.classid = 'pg_proc':
 WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
   AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'idgen')
   AND acl.acl IS NOT NULL
-ORDER BY object COLLATE "C";
+ORDER BY pg_describe_object(d.classid, d.objid, 0) COLLATE "C";
 -- idgen's settings and whether an ordinary role may change them; those it
 -- may not are refused to it with SET, and in ALTER ROLE ... SET of its own
 SELECT name, context FROM pg_settings WHERE name LIKE 'idgen.%' ORDER BY 1;
