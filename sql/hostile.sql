@@ -10,20 +10,22 @@ SET TimeZone = 'UTC';
 -- no shadow was called by any test so far (each call would have warned too)
 SELECT is_called AS shadow_called_by_earlier_tests FROM regress_trap.shadow_calls;
 -- owners, privileges and role attributes now, to compare at the end
-CREATE FUNCTION pg_temp.privileges() RETURNS TABLE (object text, owner oid, acl text)
+-- (an object of the catalogs by its oid, described only when it differs)
+CREATE FUNCTION pg_temp.privileges() RETURNS TABLE (classid regclass, objid oid, label text, owner oid, acl text)
 LANGUAGE sql AS $$
-	SELECT pg_describe_object('pg_class'::regclass, oid, 0), relowner, relacl::text FROM pg_class
-	UNION ALL SELECT pg_describe_object('pg_proc'::regclass, oid, 0), proowner, proacl::text FROM pg_proc
-	UNION ALL SELECT pg_describe_object('pg_type'::regclass, oid, 0), typowner, typacl::text FROM pg_type
-	UNION ALL SELECT pg_describe_object('pg_operator'::regclass, oid, 0), oprowner, NULL FROM pg_operator
-	UNION ALL SELECT pg_describe_object('pg_namespace'::regclass, oid, 0), nspowner, nspacl::text FROM pg_namespace
-	UNION ALL SELECT 'database ' || datname, datdba, datacl::text FROM pg_database
-	UNION ALL SELECT 'role ' || rolname, NULL, concat_ws(' ', rolsuper, rolinherit, rolcreaterole, rolcreatedb,
-	                                                     rolcanlogin, rolreplication, rolbypassrls) FROM pg_authid
-	UNION ALL SELECT format('member %s of %s', member::regrole, roleid::regrole), grantor, admin_option::text
+	SELECT 'pg_class'::regclass, oid, NULL, relowner, relacl::text FROM pg_class
+	UNION ALL SELECT 'pg_proc'::regclass, oid, NULL, proowner, proacl::text FROM pg_proc
+	UNION ALL SELECT 'pg_type'::regclass, oid, NULL, typowner, typacl::text FROM pg_type
+	UNION ALL SELECT 'pg_operator'::regclass, oid, NULL, oprowner, NULL FROM pg_operator
+	UNION ALL SELECT 'pg_namespace'::regclass, oid, NULL, nspowner, nspacl::text FROM pg_namespace
+	UNION ALL SELECT 'pg_database'::regclass, oid, NULL, datdba, datacl::text FROM pg_database
+	UNION ALL SELECT 'pg_authid'::regclass, oid, NULL, NULL, concat_ws(' ', rolsuper, rolinherit, rolcreaterole,
+	                                                                   rolcreatedb, rolcanlogin, rolreplication, rolbypassrls)
+	FROM pg_authid
+	UNION ALL SELECT 0::regclass, 0::oid, format('member %s of %s', member::regrole, roleid::regrole), grantor, admin_option::text
 	FROM pg_auth_members
-	UNION ALL SELECT 'default privileges ' || defaclrole::regrole, defaclrole, defaclacl::text FROM pg_default_acl
-	UNION ALL SELECT 'role settings ' || setrole || ' ' || setdatabase, NULL, setconfig::text FROM pg_db_role_setting
+	UNION ALL SELECT 0::regclass, 0::oid, 'default privileges ' || defaclrole::regrole, defaclrole, defaclacl::text FROM pg_default_acl
+	UNION ALL SELECT 0::regclass, 0::oid, 'role settings ' || setrole || ' ' || setdatabase, NULL, setconfig::text FROM pg_db_role_setting
 $$;
 CREATE TEMP TABLE privileges_before AS SELECT * FROM pg_temp.privileges();
 
@@ -164,8 +166,11 @@ FROM idgen_hostile.idgen_partitions('tenant.k_uuid') JOIN pg_class c ON c.oid = 
 --
 RESET search_path;
 SELECT is_called AS shadow_called FROM regress_trap.shadow_calls;
-SELECT b.object, b.owner::regrole AS owner_before, a.owner::regrole AS owner_after, b.acl AS acl_before, a.acl AS acl_after
-FROM privileges_before b JOIN pg_temp.privileges() a USING (object)
+SELECT coalesce(b.label, CASE WHEN b.classid = 'pg_authid'::regclass THEN 'role ' || b.objid::regrole::text
+                           ELSE pg_describe_object(b.classid, b.objid, 0) END) AS object,
+       b.owner::regrole AS owner_before, a.owner::regrole AS owner_after, b.acl AS acl_before, a.acl AS acl_after
+FROM privileges_before b
+JOIN pg_temp.privileges() a ON a.classid = b.classid AND a.objid = b.objid AND a.label IS NOT DISTINCT FROM b.label
 WHERE (a.owner, a.acl) IS DISTINCT FROM (b.owner, b.acl)
 ORDER BY 1;
 
