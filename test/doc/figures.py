@@ -2,8 +2,9 @@
 """One home per figure: a number with a unit, a percentage or a rate stands
 unlinked in one page only, however it is worded.
 
-Usage: figures.py ROOT [PAGE...]   (default: README.md, CHANGELOG.md,
-                                    CONTRIBUTING.md, doc/*.md)
+Usage: figures.py ROOT [PAGE...]   (default: README.md, CHANGELOG.md and
+                                    doc/*.md; CONTRIBUTING.md's figures are
+                                    test timings, not facts users read)
 
 The lexical duplicate check (duplicates.py) sees a sentence copied; this one
 sees a figure restated in other words ("1296 ids per second" and "1,296 ids
@@ -167,7 +168,7 @@ def resolve(page, target, root):
 
 def main(root, pages=None):
     root = os.path.realpath(root)
-    pages = pages or user_pages(root)
+    pages = pages or user_pages(root, contributing=False)
     per_page, occurrences = {}, []
     for page in pages:
         with open(os.path.join(root, page), encoding="utf-8") as f:
