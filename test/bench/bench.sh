@@ -27,7 +27,9 @@
 #      same ids (iuid/uuid, flaxid/text, distid/numeric(28,0),
 #      base36id/bigint): COPY TO and FROM, text and binary; a sort in memory
 #      and one that spills to disk; CREATE INDEX; WHERE id = ANY(array)
-#      lookups through the index.
+#      lookups through the index;
+#   5. idgen_portable's cost, by test/bench/portable.sh on the same cluster
+#      (its own report, portable.md), except in a quick run.
 # Core uuidv7() is included when the server is PostgreSQL 18 or later.
 # Every figure is a median over interleaved rounds (each round runs every
 # contender once, in a rotating order), with its spread (lowest–highest); a
@@ -1088,7 +1090,13 @@ report() {
 	report_header
 	[ $FULL_PARTS = 0 ] || report_full
 	report_parity
-	cat "$EXTRA_MD"
+	if [ $PORTABLE = 1 ]; then
+		echo "### 5. The SQL edition"
+		echo
+		echo "idgen_portable's cost per id, measured on this server after part 4 by \`test/bench/portable.sh\`:"
+		echo "[portable.md](portable.md)."
+		echo
+	fi
 }
 
 # CPU time of the run: the server's processes (the postmaster with the
@@ -1111,19 +1119,17 @@ if [ $FULL_PARTS = 1 ]; then
 fi
 measure_parity
 
-# --- 5. further sections ------------------------------------------------------
-# A section measured by a script of its own (the SQL edition's cost:
-# test/bench/portable.sh, when it exists) is sourced here, with the scratch
-# cluster running and idgen created in it; bench_psql, bench_run(), bench_x(),
-# bench_spread(), bench_verdict(), SCALE and load_mark are at hand.  What it
-# prints to stdout is its part of the report: a "### 5. ..." section whose
-# tables follow this report's form (median, spread, verdict).
-EXTRA_MD=$IDGEN_WORK/extra.md
-: >"$EXTRA_MD"
-if [ -f "$BENCH_DIR/portable.sh" ]; then
+# --- 5. the SQL edition ------------------------------------------------------
+# idgen_portable's cost per id, by its own script (test/bench/portable.sh)
+# on this cluster, into its own report portable.md beside this one; not in
+# a quick run.
+PORTABLE=0
+if [ "$SCALE" != quick ] && [ -f "$BENCH_DIR/portable.sh" ]; then
 	say "5. the SQL edition (test/bench/portable.sh)"
-	# shellcheck source=/dev/null
-	source "$BENCH_DIR/portable.sh" >"$EXTRA_MD"
+	IDGEN_BENCH_PSQL=$PG_BIN/psql IDGEN_BENCH_SCALE=$SCALE IDGEN_BENCH_OUT=$IDGEN_BENCH_OUT \
+		bash "$BENCH_DIR/portable.sh" >/dev/null
+	PORTABLE=1
+	load_mark
 fi
 
 [ $FULL_PARTS = 0 ] || collect_full

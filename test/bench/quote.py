@@ -128,7 +128,13 @@ def cost_cell(head, r):
         ratio += " (spread n/a)"
     else:
         ratio = cell(ratio, spread)
-    return "%s ns; %s" % (r[col(head, "ns/id net")], ratio)
+    return "%s ns; %s" % (grouped(r[col(head, "ns/id net")]), ratio)
+
+
+def grouped(number):
+    """a figure with its thousands grouped (1,397.6), as the user pages write them"""
+    m = re.fullmatch(r"(-?)([0-9]+)(\.[0-9]+)?", number)
+    return "%s%s%s" % (m.group(1), "{:,}".format(int(m.group(2))), m.group(3) or "") if m else number
 
 
 def ratio_cell(name):
@@ -152,7 +158,8 @@ def summary_cell(name):
 BLOCKS = {
     "runs": block_runs,
     "cost": lambda r: pivot(r, lambda p: p["tables"]["1"][0], lambda row: (row[0],), cost_cell,
-                            ["ns per id net; gen_random_uuid() ÷ this, median (spread)"]),
+                            ["ns per id net; gen_random_uuid() ÷ this, median (spread); the rates: "
+                             "[distid](generation.md#distid), [base36id](base36id.md#how-it-generates)"]),
     "parity": lambda r: pivot(r, lambda p: p["tables"]["4"][0], lambda row: (row[0], row[1]),
                               ratio_cell("core ÷ idgen, median"), ["idgen vs core type", "operation"]),
     "bulk": lambda r: pivot(r, lambda p: p["tables"]["2"][0], lambda row: (row[0],),
