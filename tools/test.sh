@@ -69,6 +69,8 @@ FAILED=0
 SKIPPED=0
 FAILED_SUITES=()
 SUMMARY=()
+# "N s pgNN/SUITE" per version suite, the slowest listed at the end
+SUITE_TIMES=()
 # the PostgreSQL major the running suite tests, as a prefix of its name
 SUITE_PREFIX=
 
@@ -239,14 +241,16 @@ build_step() {
 # Build and install for the selected major, then its suites.  A build
 # failure counts once and skips the suites that need the build.
 run_version() {
-	local suite
+	local suite t
 	build_step || return 0
 	idgen_install
 	OPS_BIN[$PG_MAJOR]=$PG_BIN
 	for suite in "${VERSION_SUITES[@]}"; do
 		wanted "$suite" || continue
 		say "PostgreSQL $PG_LABEL: $suite"
+		t=$(date +%s)
 		"run_${suite//-/_}"
+		SUITE_TIMES+=("$(($(date +%s) - t)) s pg$PG_LABEL/$suite")
 	done
 }
 
@@ -359,6 +363,7 @@ run_checked
 say "results:"
 printf '  %s\n' "${SUMMARY[@]}" >&2
 say "times: ${TIMES[*]}"
+[ ${#SUITE_TIMES[@]} -eq 0 ] || say "slowest suites: $(printf '%s\n' "${SUITE_TIMES[@]}" | sort -rn | head -n 12 | paste -sd, - | sed 's/,/, /g')"
 [ ${#FAILED_SUITES[@]} -eq 0 ] || say "failing suites: ${FAILED_SUITES[*]}"
 echo "idgen: $PASSED passed, $FAILED failed$([ "$SKIPPED" -eq 0 ] || echo ", $SKIPPED skipped")"
 [ "$FAILED" -eq 0 ]
