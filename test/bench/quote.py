@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Quotes the benchmark reports of every major in doc/performance.md.
+"""Quotes the benchmark reports of every major in doc/performance.md, and
+PostgreSQL 18's in doc/choosing.md.
 
 Usage: quote.py [--check] [ROOT]
 
 doc/performance.md holds blocks between "<!-- quote NAME -->" and
 "<!-- /quote -->"; each is a table made from the reports
 test/bench/results/pg<major>/bench.md (15, 17, 18, 19beta1), one column per
-major.  Without --check the blocks are rewritten from the reports (run it
+major (doc/choosing.md's block "choosing": key density and cost per id
+from PostgreSQL 18's report, whose run has uuidv7() too).  Without --check the blocks are rewritten from the reports (run it
 after regenerating them); with --check it exits 1 when a block differs from
 what the reports give, so the page never quotes other figures than theirs,
 or when a report is not a well-formed full-scale report of a release build
@@ -21,6 +23,30 @@ import check  # noqa: E402  (test/bench/check.py)
 
 MAJORS = ["15", "17", "18", "19beta1"]
 PAGE = "doc/performance.md"
+# other pages with quote blocks of their own (BLOCKS); each must have one
+OTHER_PAGES = ["doc/choosing.md"]
+# choosing.md's table: one major's report, the newest with uuidv7() and a release build
+CHOOSING_MAJOR = "18"
+# its rows: the name, part 1's row (cost; None: the text instead), part 3's
+# density row (None: the text instead), what the id leaks
+CHOOSING_ROWS = [
+    ("`iuid`", "`iuid_generate(", "`iuid PRIMARY", "creation time, country, entity"),
+    ("`distid_generate()`", "`distid_generate()`, within", "`distid PRIMARY KEY DEFAULT distid_generate()`",
+     "creation time"),
+    ("`distid_generate_dense()`", "`distid_generate_dense()`", "`distid PRIMARY KEY DEFAULT distid_generate_dense()`",
+     "creation time"),
+    ("DistributedId128", "`distid128_generate()`", "`uuid PRIMARY KEY DEFAULT distid128_generate()`", "creation time"),
+    ("`flaxid`", "`flaxid_generate()`", "`flaxid PRIMARY", "creation time"),
+    ("`base36id`", "`base36id_generate()`, within", "(one counter appends in order)",
+     "creation second, server, how many ids that second"),
+    ("`uuidv7()`", "`uuidv7()`", "`uuid PRIMARY KEY DEFAULT uuidv7()`", "creation time"),
+    ("UUIDv7 as a SQL function", "pasted UUIDv7, plpgsql", "`uuid PRIMARY KEY DEFAULT uuid_generate_v7()`",
+     "creation time"),
+    ("`gen_random_uuid()`", "`gen_random_uuid()`", "`uuid PRIMARY KEY DEFAULT gen_random_uuid()`", "nothing"),
+    ("`bigserial`", "`nextval(", "`bigserial PRIMARY", "how many rows, and when, by comparison"),
+    ("ULID, random per id", "as a SQL function, not measured", "as the SQL UUIDv7 function (the same scheme)",
+     "creation time"),
+]
 # part 1's rows quoted, by the start of their label
 COST_ROWS = ["`gen_random_uuid()`", "`uuidv7()`", "pasted UUIDv7, plpgsql", "`nextval(",
              "`iuid_generate(", "`flaxid_generate()`", "`distid128_generate()`",
@@ -155,7 +181,44 @@ def summary_cell(name):
     return value
 
 
+def block_choosing(reps):
+    """choosing.md's table: key density and cost per id from one report"""
+    rep = reps[CHOOSING_MAJOR]
+    head1, cost = rep["tables"]["1"][0]
+    head3, dens = rep["tables"]["3"][1]
+
+    def find(rows, prefix):
+        hits = [r for r in rows if r[0].startswith(prefix)]
+        if len(hits) != 1:
+            raise KeyError("%d rows start with %s" % (len(hits), prefix))
+        return hits[0]
+
+    out = ["| | key density ([performance.md](performance.md#inserts)) "
+           "| cost per id ([performance.md](performance.md#cost-per-id)) | what it leaks |",
+           "|---|---|---|---|"]
+    for name, c, d, leaks in CHOOSING_ROWS:
+        if c.startswith("`") or c.startswith("pasted"):
+            r = find(cost, c)
+            cost_text = "%s ns" % grouped(r[col(head1, "ns/id net")])
+            if c.startswith("`distid_generate()`"):
+                cost_text += " within its burst; beyond it, [its rate](generation.md#distid)"
+            elif c.startswith("`base36id"):
+                cost_text += ", within [its rate](base36id.md#how-it-generates)"
+            elif c.startswith("pasted"):
+                cost_text += " (PL/pgSQL)"
+        else:
+            cost_text = c
+        if d.startswith("`"):
+            r = find(dens, d)
+            dens_text = "%s %%" % r[col(head3, "batch, 4 clients")].split(" ")[0]
+        else:
+            dens_text = d
+        out.append("| %s | %s | %s | %s |" % (name, dens_text, cost_text, leaks))
+    return "\n".join(out)
+
+
 BLOCKS = {
+    "choosing": block_choosing,
     "runs": block_runs,
     "cost": lambda r: pivot(r, lambda p: p["tables"]["1"][0], lambda row: (row[0],), cost_cell,
                             ["ns per id net; gen_random_uuid() ÷ this, median (spread); the rates: "
@@ -194,38 +257,53 @@ def main(argv):
                     print("%s: %s" % (os.path.relpath(p, root), e))
                 failed += 1 if errs else 0
                 passed += 0 if errs else 1
-    page = os.path.join(root, PAGE)
+    for name in [PAGE] + OTHER_PAGES:
+        p, f = quote_page(root, name, reps, checking)
+        passed += p
+        failed += f
+    if len(reps) != len(MAJORS):
+        print("reports missing for: %s" % ", ".join(m for m in MAJORS if m not in reps))
+        failed += 1
+    print("bench-quote: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+def quote_page(root, name, reps, checking):
+    """rewrites (or checks) the quote blocks of one page: (passed, failed)"""
+    passed = failed = 0
+    page = os.path.join(root, name)
     text = open(page, encoding="utf-8").read()
 
     def redo(m):
         nonlocal passed, failed
-        name = m.group(1)
-        if name not in BLOCKS:
-            print("%s: unknown quote block %r" % (PAGE, name))
+        block = m.group(1)
+        if block not in BLOCKS:
+            print("%s: unknown quote block %r" % (name, block))
             failed += 1
             return m.group(0)
-        new = "<!-- quote %s -->\n%s\n<!-- /quote -->" % (name, BLOCKS[name](reps))
+        try:
+            new = "<!-- quote %s -->\n%s\n<!-- /quote -->" % (block, BLOCKS[block](reps))
+        except KeyError as e:
+            print("%s: the block %r cannot be made from the reports: %s" % (name, block, e))
+            failed += 1
+            return m.group(0)
         if not checking:
             passed += 1
         else:
             if new == m.group(0):
                 passed += 1
             else:
-                print("%s: the block %r does not quote the reports (run: python3 test/bench/quote.py)" % (PAGE, name))
+                print("%s: the block %r does not quote the reports (run: python3 test/bench/quote.py)" % (name, block))
                 failed += 1
         return new
 
     new = re.sub(r"<!-- quote ([a-z0-9-]+) -->\n.*?<!-- /quote -->", redo, text, flags=re.S)
     if not re.search(r"<!-- quote ", text):
-        print("%s: no quote block" % PAGE)
-        failed += 1
-    if len(reps) != len(MAJORS):
-        print("reports missing for: %s" % ", ".join(m for m in MAJORS if m not in reps))
+        print("%s: no quote block" % name)
         failed += 1
     if not checking and new != text:
         open(page, "w", encoding="utf-8").write(new)
-    print("bench-quote: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return passed, failed
 
 
 if __name__ == "__main__":
