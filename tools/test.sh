@@ -68,6 +68,9 @@ PASSED=0
 FAILED=0
 SKIPPED=0
 FAILED_SUITES=()
+# the failed assertions of failed TAP tests, repeated at the end of the
+# output (CI may keep only its end)
+FAILURE_NOTES=()
 SUMMARY=()
 # "N s pgNN/SUITE" per version suite, the slowest listed at the end
 SUITE_TIMES=()
@@ -158,8 +161,18 @@ prove_suite() {
 		[ "$f" -gt 0 ] || f=1
 		# a test that dies before its first assertion counts no subtest
 		[ "$p" -ge "$f" ] || p=$f
-		for t in "$dir"/tmp_check/log/regress_log_*; do
-			[ -f "$t" ] && { echo "== $t"; tail -n 60 "$t"; }
+		# the failed files of prove's summary (all when it has none), their
+		# logs' ends, and their failed assertions with prove's diagnostics
+		# kept for the end of the output
+		local failed_files
+		failed_files=$(sed -n 's|^\(t/[^ ]*\.pl\) *(Wstat.*|\1|p' "$log")
+		[ -n "$failed_files" ] || failed_files=$(cd "$dir" && ls t/*.pl)
+		for t in $failed_files; do
+			t=$dir/tmp_check/log/regress_log_$(basename "$t" .pl)
+			[ -f "$t" ] || continue
+			echo "== $t"
+			tail -n 60 "$t"
+			FAILURE_NOTES+=("$SUITE_PREFIX$1 $(basename "$t"):"$'\n'"$(grep -A 8 -E '^(\[[0-9:.]*\]\([0-9.]*s\) )?(not ok|# Looks like)' "$t" | head -n 40 || true)")
 		done
 	fi
 	record "$1" $((p - f)) "$f"
@@ -364,6 +377,7 @@ say "results:"
 printf '  %s\n' "${SUMMARY[@]}" >&2
 say "times: ${TIMES[*]}"
 [ ${#SUITE_TIMES[@]} -eq 0 ] || say "slowest suites: $(printf '%s\n' "${SUITE_TIMES[@]}" | sort -rn | head -n 12 | paste -sd, - | sed 's/,/, /g')"
+for n in "${FAILURE_NOTES[@]}"; do say "failed: $n"; done
 [ ${#FAILED_SUITES[@]} -eq 0 ] || say "failing suites: ${FAILED_SUITES[*]}"
 echo "idgen: $PASSED passed, $FAILED failed$([ "$SKIPPED" -eq 0 ] || echo ", $SKIPPED skipped")"
 [ "$FAILED" -eq 0 ]
