@@ -56,17 +56,17 @@ Datum
 flaxid_in(PG_FUNCTION_ARGS)
 {
 	char	   *input = PG_GETARG_CSTRING(0);
-	idg_u128	v;
+	uint8	   *result = palloc(FLAXID_LEN);
 	size_t		offset;
-	flaxid_parse_status st = flaxid_parse(input, &v, &offset);
+	flaxid_parse_status st = flaxid_parse_bytes(input, result, &offset);
 
+	if (likely(st == FLAXID_PARSE_OK))
+		PG_RETURN_POINTER(result);
 	if (st == FLAXID_PARSE_LENGTH)
 		idgen_invalid_input(fcinfo->context, "flaxid", input,
 							errdetail("Expected %d characters, found %zu.", FLAXID_TEXT_LEN, offset));
-	if (st != FLAXID_PARSE_OK)
-		idgen_invalid_input(fcinfo->context, "flaxid", input,
-							idgen_errdetail_bad_char(input, offset));
-	return flaxid_datum(v);
+	idgen_invalid_input(fcinfo->context, "flaxid", input,
+						idgen_errdetail_bad_char(input, offset));
 }
 
 PG_FUNCTION_INFO_V1(flaxid_out);
@@ -75,7 +75,7 @@ flaxid_out(PG_FUNCTION_ARGS)
 {
 	char	   *out = palloc(FLAXID_TEXT_LEN + 1);
 
-	flaxid_format(flaxid_arg(fcinfo), out);
+	flaxid_format_bytes((const uint8 *) PG_GETARG_POINTER(0), out);
 	PG_RETURN_CSTRING(out);
 }
 

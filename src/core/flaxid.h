@@ -6,6 +6,7 @@
 #ifndef IDGEN_CORE_FLAXID_H
 #define IDGEN_CORE_FLAXID_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +38,12 @@ typedef enum flaxid_parse_status
 	FLAXID_PARSE_LENGTH			/* valid characters, not 16 of them; *offset = length */
 } flaxid_parse_status;
 
+/* text to the 12 stored bytes and back, as type input and output want them */
+extern flaxid_parse_status flaxid_parse_bytes(const char *s, uint8_t out[FLAXID_LEN],
+											  size_t *offset);
+extern void flaxid_format_bytes(const uint8_t in[FLAXID_LEN], char out[FLAXID_TEXT_LEN + 1]);
+
+/* the same with the value as a number */
 extern flaxid_parse_status flaxid_parse(const char *s, idg_u128 *out, size_t *offset);
 extern void flaxid_format(idg_u128 v, char out[FLAXID_TEXT_LEN + 1]);
 
