@@ -181,11 +181,7 @@ PG_FUNCTION_INFO_V1(distid_send);
 Datum
 distid_send(PG_FUNCTION_ARGS)
 {
-	StringInfoData buf;
-
-	pq_begintypsend(&buf);
-	pq_sendbytes(&buf, (char *) PG_GETARG_DISTID_P(0)->data, DISTID_LEN);
-	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+	PG_RETURN_BYTEA_P(idgen_fixed_send(PG_GETARG_DISTID_P(0)->data, DISTID_LEN));
 }
 
 PG_FUNCTION_INFO_V1(distid_to_numeric);

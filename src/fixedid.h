@@ -15,6 +15,9 @@
 #include "common/hashfn.h"
 #include "fmgr.h"
 #include "port/pg_bswap.h"
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"
+#endif
 #include "utils/sortsupport.h"
 
 extern void idgen_fixed_sortsupport(SortSupport ssup, int len);
@@ -109,6 +112,20 @@ extern void idgen_skipsupport_unavailable(void) pg_attribute_noreturn();
 		idgen_skipsupport_unavailable(); \
 	}
 #endif
+
+/*
+ * The binary form of a fixed-width id: its bytes in a bytea of one
+ * allocation of its own size (pq_begintypsend() would start a 1 kB buffer).
+ */
+static inline bytea *
+idgen_fixed_send(const void *data, int len)
+{
+	bytea	   *result = palloc(VARHDRSZ + len);
+
+	SET_VARSIZE(result, VARHDRSZ + len);
+	memcpy(VARDATA(result), data, len);
+	return result;
+}
 
 #define IDGEN_FIXED_ID_CMP_OP(prefix, name, len, test) \
 	PG_FUNCTION_INFO_V1(prefix##_##name); \

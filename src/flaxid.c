@@ -95,11 +95,7 @@ PG_FUNCTION_INFO_V1(flaxid_send);
 Datum
 flaxid_send(PG_FUNCTION_ARGS)
 {
-	StringInfoData buf;
-
-	pq_begintypsend(&buf);
-	pq_sendbytes(&buf, (char *) PG_GETARG_POINTER(0), FLAXID_LEN);
-	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+	PG_RETURN_BYTEA_P(idgen_fixed_send(PG_GETARG_POINTER(0), FLAXID_LEN));
 }
 
 PG_FUNCTION_INFO_V1(flaxid_generate);

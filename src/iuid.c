@@ -136,12 +136,7 @@ PG_FUNCTION_INFO_V1(iuid_send);
 Datum
 iuid_send(PG_FUNCTION_ARGS)
 {
-	iuid	   *id = PG_GETARG_IUID_P(0);
-	StringInfoData buf;
-
-	pq_begintypsend(&buf);
-	pq_sendbytes(&buf, (char *) id->data, IUID_LEN);
-	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+	PG_RETURN_BYTEA_P(idgen_fixed_send(PG_GETARG_IUID_P(0)->data, IUID_LEN));
 }
 
 /* uuid -> iuid: the same bytes, if they carry iuid's version and variant */

@@ -9,6 +9,8 @@
  *
  * Checked to fail: with pg_ntoh64() left out of the first word's comparison
  * (comparing the little-endian integers), test_fixed_cmp_is_memcmp fails.
+ *
+ * idgen_fixed_send(), the binary output, against a palloc() stub.
  */
 #include "postgres.h"
 
@@ -16,9 +18,17 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <cmocka.h>
 
 #include "fixedid.h"
+
+/* the one allocation idgen_fixed_send() makes */
+void *
+palloc(Size size)
+{
+	return malloc(size);
+}
 
 static uint64_t
 next_random(uint64_t *s)
@@ -94,12 +104,33 @@ test_fixed_cmp_each_byte(void **state)
 		}
 }
 
+/* a bytea of the id's bytes, as pq_begintypsend()/pq_endtypsend() made it */
+static void
+test_fixed_send(void **state)
+{
+	static const uint8_t id[16] = {0x01, 0x7f, 0x22, 0xe2, 0x79, 0xb0, 0x80, 0x2a,
+	0x81, 0x41, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd};
+	int			len;
+
+	(void) state;
+	for (len = 12; len <= 16; len += 4)
+	{
+		bytea	   *b = idgen_fixed_send(id, len);
+
+		assert_int_equal(VARSIZE(b), VARHDRSZ + len);
+		assert_int_equal(VARSIZE_ANY_EXHDR(b), len);
+		assert_memory_equal(VARDATA(b), id, len);
+		free(b);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixed_cmp_is_memcmp),
 		cmocka_unit_test(test_fixed_cmp_each_byte),
+		cmocka_unit_test(test_fixed_send),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
