@@ -3,10 +3,11 @@
  */
 #include "distid.h"
 
+#include <string.h>
+
 #include "base62.h"
 #include "bytes.h"
 
-#define TEN19 UINT64_C(10000000000000000000)
 
 static int
 hex_value(char c)
@@ -83,49 +84,66 @@ distid_parse_decimal(const char *s, idg_u128 *out, size_t *offset)
 	return DISTID_PARSE_OK;
 }
 
-/* writes the digits of v < 10^19 right-aligned in width, zero-padded */
-static char *
-put_digits(uint64_t v, char *end, int width)
+/* "00" to "99": two decimal digits per lookup */
+static const char digit_pairs[] =
+"0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849"
+"5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
+
+/* v = v / 10^9 over its four 32-bit words, most significant first; v % 10^9 */
+static uint32_t
+div_1e9(uint32_t w[4])
 {
-	while (width-- > 0)
+	uint64_t	r = 0;
+	int			i;
+
+	for (i = 0; i < 4; i++)
 	{
-		*--end = (char) ('0' + v % 10);
-		v /= 10;
+		/* below 10^9 * 2^32: a 64-bit division by a constant, a multiplication */
+		uint64_t	cur = (r << 32) | w[i];
+
+		w[i] = (uint32_t) (cur / 1000000000);
+		r = cur % 1000000000;
 	}
+	return (uint32_t) r;
+}
+
+/* the 9 digits of c < 10^9 ending at end, zero-padded; returns their start */
+static char *
+put_9_digits(uint32_t c, char *end)
+{
+	int			i;
+
+	for (i = 0; i < 4; i++)
+	{
+		end -= 2;
+		memcpy(end, &digit_pairs[2 * (c % 100)], 2);
+		c /= 100;
+	}
+	*--end = (char) ('0' + c);
 	return end;
 }
 
+/*
+ * In chunks of 9 digits, each from a 64-bit division by a constant (no
+ * 128-bit division), two digits at a time.
+ */
 void
 distid_format_decimal(idg_u128 v, char *out)
 {
-	/* one 128-bit division; the rest is 64-bit arithmetic */
-	uint64_t	hi = (uint64_t) (v / TEN19);
-	uint64_t	lo = (uint64_t) (v % TEN19);
-	char		buf[40];
-	char	   *end = buf + sizeof(buf) - 1;
+	uint32_t	w[4] = {(uint32_t) (v >> 96), (uint32_t) (v >> 64), (uint32_t) (v >> 32), (uint32_t) v};
+	char		buf[48];
+	char	   *end = buf + sizeof(buf);
 	char	   *p;
 
-	*end = '\0';
-	if (hi == 0)
-	{
-		p = end;
-		do
-		{
-			*--p = (char) ('0' + lo % 10);
-			lo /= 10;
-		} while (lo > 0);
-	}
-	else
-	{
-		p = put_digits(lo, end, 19);
-		while (hi > 0)
-		{
-			*--p = (char) ('0' + hi % 10);
-			hi /= 10;
-		}
-	}
-	while ((*out++ = *p++) != '\0')
-		;
+	/* the chunks below the most significant one, 9 digits each */
+	while (w[0] != 0 || w[1] != 0 || w[2] != 0 || w[3] >= 1000000000)
+		end = put_9_digits(div_1e9(w), end);
+	/* the most significant one, without leading zeros */
+	p = put_9_digits(w[3], end);
+	while (p < end - 1 && *p == '0')
+		p++;
+	memcpy(out, p, buf + sizeof(buf) - p);
+	out[buf + sizeof(buf) - p] = '\0';
 }
 
 /* decodes consecutive base62 blocks of the given widths from s */

@@ -1152,6 +1152,61 @@ static const struct
 	{"1088824355131185736905670087", "3zfAkCP7ZtzfeQYp", "000384A786907DB2AD82883DC7"},
 };
 
+/* decimal digits of v the slow way: one 128-bit division per digit */
+static void
+decimal_reference(idg_u128 v, char *out)
+{
+	char		buf[48];
+	char	   *p = buf + sizeof(buf);
+
+	*--p = '\0';
+	do
+	{
+		*--p = (char) ('0' + (int) (v % 10));
+		v /= 10;
+	} while (v != 0);
+	strcpy(out, p);
+}
+
+static void
+test_distid_decimal_format(void **state)
+{
+	/* every chunk boundary of 10^9, the type's maximum, and far beyond it */
+	static const char *const edges[] = {
+		"0", "9", "10", "99", "100", "999999999", "1000000000", "1000000001",
+		"999999999999999999", "1000000000000000000", "18446744073709551616",
+		"999999999999999999999999999", "1000000000000000000000000000",
+		"9999999999999999999999999999", "79228162514264337593543950335",
+		"340282366920938463463374607431768211455",
+	};
+	char		buf[40],
+				want[48];
+	uint64_t	seed = 35;
+	size_t		i;
+
+	(void) state;
+	for (i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
+	{
+		idg_u128	v = 0;
+		const char *c;
+
+		for (c = edges[i]; *c; c++)
+			v = v * 10 + (unsigned) (*c - '0');
+		distid_format_decimal(v, buf);
+		assert_string_equal(buf, edges[i]);
+	}
+	for (i = 0; i < 200000; i++)
+	{
+		idg_u128	v = ((idg_u128) rng_splitmix(&seed) << 64) | rng_splitmix(&seed);
+
+		/* all widths: shift the value down by 0 to 127 bits */
+		v >>= rng_splitmix(&seed) % 128;
+		decimal_reference(v, want);
+		distid_format_decimal(v, buf);
+		assert_string_equal(buf, want);
+	}
+}
+
 static void
 test_distid_vectors(void **state)
 {
@@ -1997,6 +2052,7 @@ main(void)
 		cmocka_unit_test(test_b36_counter_restart),
 		cmocka_unit_test(test_b36_counter_range),
 		cmocka_unit_test(test_distid_vectors),
+		cmocka_unit_test(test_distid_decimal_format),
 		cmocka_unit_test(test_distid_parse_errors),
 		cmocka_unit_test(test_distid_alnum_other),
 		cmocka_unit_test(test_distid_gen_burst),
