@@ -31,15 +31,14 @@ count_hex(const char *s)
  * single optional hyphen after each even-numbered pair but the last, the whole
  * optionally in braces.
  */
-idg_uuid_parse_status
-idg_uuid_parse(const char *source, uint8_t out[IDG_UUID_LEN], idg_uuid_parse_error *err)
+static idg_uuid_parse_status
+uuid_parse(const char *source, uint8_t out[IDG_UUID_LEN], idg_uuid_parse_error *err)
 {
 	const char *src = source;
 	int			braces = 0;
 	int			i;
 
 	err->offset = 0;
-	err->hex_digits = count_hex(source);
 
 	if (*src == '{')
 	{
@@ -108,6 +107,16 @@ idg_uuid_parse(const char *source, uint8_t out[IDG_UUID_LEN], idg_uuid_parse_err
 		return more_digits ? IDG_UUID_TOO_LONG : IDG_UUID_BAD_CHAR;
 	}
 	return IDG_UUID_OK;
+}
+
+idg_uuid_parse_status
+idg_uuid_parse(const char *source, uint8_t out[IDG_UUID_LEN], idg_uuid_parse_error *err)
+{
+	idg_uuid_parse_status st = uuid_parse(source, out, err);
+
+	/* the digits are counted for an error message only, not on every input */
+	err->hex_digits = st == IDG_UUID_OK ? 32 : count_hex(source);
+	return st;
 }
 
 void
