@@ -115,6 +115,15 @@ idgen_fixed_sortsupport(SortSupport ssup, int len)
 	MemoryContextSwitchTo(oldcontext);
 }
 
+void
+idgen_recv_underrun(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_PROTOCOL_VIOLATION),
+			 errmsg("insufficient data left in message")));
+	pg_unreachable();
+}
+
 #if PG_VERSION_NUM >= 180000
 Datum
 idgen_fixed_step(Datum existing, int len, bool up, bool *overflow)

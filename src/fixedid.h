@@ -10,10 +10,11 @@
 #ifndef IDGEN_FIXEDID_H
 #define IDGEN_FIXEDID_H
 
-#include "postgres.h"
+#include "idgen.h"
 
 #include "common/hashfn.h"
 #include "fmgr.h"
+#include "lib/stringinfo.h"
 #include "port/pg_bswap.h"
 #if PG_VERSION_NUM >= 160000
 #include "varatt.h"
@@ -112,6 +113,25 @@ extern void idgen_skipsupport_unavailable(void) pg_attribute_noreturn();
 		idgen_skipsupport_unavailable(); \
 	}
 #endif
+
+/*
+ * pq_getmsgbytes() inline, for the binary input of an id (COPY FROM calls
+ * it once a value): its check, its error (out of line, so the hot path keeps
+ * its registers), its result.
+ */
+pg_noreturn extern void idgen_recv_underrun(void) pg_attribute_cold;
+
+static inline const char *
+idgen_recv_bytes(StringInfo buf, int len)
+{
+	const char *p;
+
+	if (unlikely(len > buf->len - buf->cursor))
+		idgen_recv_underrun();
+	p = &buf->data[buf->cursor];
+	buf->cursor += len;
+	return p;
+}
 
 /*
  * The binary form of a fixed-width id: its bytes in a bytea of one

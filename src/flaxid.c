@@ -5,7 +5,6 @@
 
 #include "core/flaxid.h"
 #include "fixedid.h"
-#include "libpq/pqformat.h"
 
 static const idgen_time_span flaxid_span = {
 	.typname = "flaxid",
@@ -87,7 +86,7 @@ flaxid_recv(PG_FUNCTION_ARGS)
 	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
 	uint8	   *result = palloc(FLAXID_LEN);
 
-	memcpy(result, pq_getmsgbytes(buf, FLAXID_LEN), FLAXID_LEN);
+	memcpy(result, idgen_recv_bytes(buf, FLAXID_LEN), FLAXID_LEN);
 	PG_RETURN_POINTER(result);
 }
 
