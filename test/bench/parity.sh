@@ -4,7 +4,7 @@
 # numeric(28,0), base36id and bigint, put through
 #
 #   copy_to_text copy_to_bin copy_from_text copy_from_bin
-#   sort_mem sort_ext create_index any_lookup
+#   sort_mem sort_ext create_index any_lookup any_hash
 #
 #   bash test/bench/parity.sh time     interleaved rounds (the order of the
 #                                      two sides alternates): median and
@@ -22,9 +22,10 @@
 # Settings (environment): IDGEN_PG_VERSION (the server: use a release build),
 # PARITY_ROWS (1000000; instr and profile: 100000), PARITY_ROUNDS (5),
 # PARITY_OPS and PARITY_PAIRS (subsets of the lists above), PARITY_PROBES
-# (ids in the = ANY(...) array, 10000).  Nothing here asserts a timing; the
-# load average before and after is printed with the figures, since the
-# machine may be shared.
+# (ids in the = ANY(...) array of an index scan, 10000; any_hash: a constant
+# array of the first 1000, looked up in a hash table by a sequential scan).
+# Nothing here asserts a timing; the load average before and after is
+# printed with the figures, since the machine may be shared.
 source "$(dirname "$0")/../../tools/lib.sh"
 
 MODE=${1:-time}
@@ -34,7 +35,7 @@ case $MODE in
 	*) say "usage: parity.sh time | instr | profile OP PAIR SIDE"; exit 2 ;;
 esac
 : "${PARITY_ROUNDS:=5}" "${PARITY_PROBES:=10000}"
-ALL_OPS="copy_to_text copy_to_bin copy_from_text copy_from_bin sort_mem sort_ext create_index any_lookup"
+ALL_OPS="copy_to_text copy_to_bin copy_from_text copy_from_bin sort_mem sort_ext create_index any_lookup any_hash"
 read -r -a OPS <<<"${PARITY_OPS:-$ALL_OPS}"
 read -r -a PAIRS <<<"${PARITY_PAIRS:-iuid flaxid distid base36id}"
 declare -A CORE=([iuid]=uuid [distid]="numeric(28,0)" [flaxid]=text [base36id]=bigint)
@@ -59,7 +60,8 @@ DIR=$IDGEN_WORK/copy
 as_server mkdir -p "$DIR"
 
 # the statement OP runs on table T (q_T holds the ids, qin_T is empty, qix_T
-# is q_T with an index, probe_T one array of ids to look up)
+# is q_T with an index, probe_T one array of ids to look up, LITERAL[T] the
+# first 1000 of them as a constant)
 op_sql() {
 	local t=$2
 	case $1 in
@@ -71,6 +73,7 @@ op_sql() {
 		sort_ext) echo "SELECT count(*) FROM (SELECT id FROM q_$t ORDER BY id OFFSET 0) AS s" ;;
 		create_index) echo "CREATE INDEX qi_$t ON q_$t (id)" ;;
 		any_lookup) echo "SELECT count(*) FROM probe_$t, qix_$t WHERE id = ANY (a)" ;;
+		any_hash) echo "SELECT count(*) FROM q_$t WHERE id = ANY (${LITERAL[$t]})" ;;
 	esac
 }
 # what each statement needs before it, not measured
@@ -87,6 +90,7 @@ EXT_WORK_MEM=$((PARITY_ROWS * 4 / 1000 > 64 ? PARITY_ROWS * 4 / 1000 : 64))kB
 SETTINGS="SET jit = off; SET max_parallel_workers_per_gather = 0; SET max_parallel_maintenance_workers = 0; SET maintenance_work_mem = '1GB'; SET work_mem = '1GB'; SET enable_seqscan = off; SET enable_bitmapscan = off;"
 
 say "$PARITY_ROWS ids of ${PAIRS[*]}"
+declare -A LITERAL
 for p in "${PAIRS[@]}"; do
 	c=${CORE[$p]}
 	idgen_psql -f - <<SQL
@@ -110,6 +114,8 @@ SQL
 	# the files COPY FROM reads
 	idgen_psql -c "$(op_sql copy_to_text "${p}_i")" -c "$(op_sql copy_to_bin "${p}_i")" \
 		-c "$(op_sql copy_to_text "${p}_c")" -c "$(op_sql copy_to_bin "${p}_c")"
+	LITERAL[${p}_i]=$(idgen_psql -At -c "SELECT quote_literal(a[1:1000]) || '::' || pg_typeof(a) FROM probe_${p}_i")
+	LITERAL[${p}_c]=$(idgen_psql -At -c "SELECT quote_literal(a[1:1000]) || '::' || pg_typeof(a) FROM probe_${p}_c")
 done
 
 if [ "$MODE" = time ]; then
