@@ -109,9 +109,9 @@ base36id_out(PG_FUNCTION_ARGS)
 }
 
 /*
- * The errors of binary input, out of line and reached by tail calls, so the
- * path of a good value (COPY FROM takes it once a value) needs no frame:
- * it is pq_getmsgint64() and the range check, as int8recv() is the former.
+ * Both errors of binary input (too short, out of range), out of line: the
+ * path of a good value, once a value in COPY FROM, is then pq_getmsgint64()
+ * inline and the range check, with no registers to save.
  */
 static Datum
 base36id_recv_error(StringInfo buf, int64 v)
