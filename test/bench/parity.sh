@@ -7,7 +7,8 @@
 #   sort_mem sort_ext create_index any_lookup any_hash
 #
 #   bash test/bench/parity.sh time     interleaved rounds (the order of the
-#                                      two sides alternates): median and
+#                                      two sides alternates) after one to warm
+#                                      up: median and
 #                                      min..max per statement, and core / idgen
 #                                      per round, median (min..max), of the
 #                                      wall-clock and of the backend's CPU time
@@ -126,8 +127,9 @@ if [ "$MODE" = time ]; then
 	# getrusage() figures to the server log: wall-clock time, and the
 	# backend's CPU time (user + system), which waiting for a CPU on a busy
 	# machine does not inflate.  A comment names the statement in the log.
+	# round 0 warms the caches and is left out of the figures
 	LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
-	for ((r = 1; r <= PARITY_ROUNDS; r++)); do
+	for ((r = 0; r <= PARITY_ROUNDS; r++)); do
 		if ((r % 2)); then sides=(i c); else sides=(c i); fi
 		args=(-c "$SETTINGS")
 		for op in "${OPS[@]}"; do
@@ -152,7 +154,7 @@ if [ "$MODE" = time ]; then
 		want && /STATEMENT:  \/\* parity / { split($0, a, "/\\* parity "); split(a[2], f, " ");
 			split(t, x, " "); printf "%s\t%s\t%s\t%s\t%s\t%s\n", f[1], f[2], f[3], f[4], x[3] * 1000, (x[1] + x[2]) * 1000; want = 0 }' \
 		"$IDGEN_WORK/server.log" >"$IDGEN_WORK/parity.tsv"
-	[ "$(wc -l <"$IDGEN_WORK/parity.tsv")" -eq $((PARITY_ROUNDS * ${#OPS[@]} * ${#PAIRS[@]} * 2)) ] ||
+	[ "$(wc -l <"$IDGEN_WORK/parity.tsv")" -eq $(((PARITY_ROUNDS + 1) * ${#OPS[@]} * ${#PAIRS[@]} * 2)) ] ||
 		{ say "the server log does not have every statement's figures"; exit 1; }
 	idgen_psql -c "CREATE TABLE parity (op text, pair text, side text, round int, ms float8, cpu_ms float8)" \
 		-c "\\copy parity FROM '$IDGEN_WORK/parity.tsv'"
@@ -171,7 +173,7 @@ WITH r AS (
 	SELECT op, pair, round,
 		max(ms) FILTER (WHERE side = 'c') AS c, max(ms) FILTER (WHERE side = 'i') AS i,
 		max(cpu_ms) FILTER (WHERE side = 'c') AS cc, max(cpu_ms) FILTER (WHERE side = 'i') AS ci
-	FROM parity GROUP BY op, pair, round)
+	FROM parity WHERE round > 0 GROUP BY op, pair, round)
 SELECT '| ' || op, pair,
 	round(percentile_cont(0.5) WITHIN GROUP (ORDER BY c)::numeric) || ' (' || round(min(c)::numeric) || '..' || round(max(c)::numeric) || ')',
 	round(percentile_cont(0.5) WITHIN GROUP (ORDER BY i)::numeric) || ' (' || round(min(i)::numeric) || '..' || round(max(i)::numeric) || ')',
