@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -116,6 +117,20 @@ test_uuid_format(void **state)
 	memset(all, 0xff, 16);
 	idg_uuid_format(all, text);
 	assert_string_equal(text, "ffffffff-ffff-ffff-ffff-ffffffffffff");
+	/* every byte value at every position, against printf's %02x */
+	for (int pos = 0; pos < 16; pos++)
+		for (int v = 0; v < 256; v++)
+		{
+			char		want[IDG_UUID_TEXT_LEN + 1];
+			char	   *w = want;
+
+			memset(all, 0, 16);
+			all[pos] = (uint8_t) v;
+			for (int i = 0; i < 16; i++)
+				w += sprintf(w, "%s%02x", i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "", all[i]);
+			idg_uuid_format(all, text);
+			assert_string_equal(text, want);
+		}
 }
 
 static void
