@@ -30,6 +30,20 @@ palloc(Size size)
 	return malloc(size);
 }
 
+/* the varlena macros' assertions, on a server built with them */
+#if PG_VERSION_NUM >= 160000
+void
+ExceptionalCondition(const char *conditionName, const char *fileName, int lineNumber)
+#else
+void
+ExceptionalCondition(const char *conditionName, const char *errorType,
+					 const char *fileName, int lineNumber)
+#endif
+{
+	fail_msg("assertion %s failed at %s:%d", conditionName, fileName, lineNumber);
+	abort();
+}
+
 static uint64_t
 next_random(uint64_t *s)
 {
