@@ -78,27 +78,29 @@ op_sql() {
 	esac
 }
 # what each statement needs before it, not measured
+# (the index create_index leaves on q_T goes first: sorts would read it)
 op_pre() {
 	case $1 in
 		copy_from_*) echo "TRUNCATE qin_$2;" ;;
-		create_index) echo "DROP INDEX IF EXISTS qi_$2;" ;;
-		sort_ext) echo "SET work_mem = '$EXT_WORK_MEM';" ;;
-		sort_mem) echo "SET work_mem = '1GB';" ;;
+		create_index | any_hash) echo "DROP INDEX IF EXISTS qi_$2;" ;;
+		sort_ext) echo "DROP INDEX IF EXISTS qi_$2; SET work_mem = '$EXT_WORK_MEM';" ;;
+		sort_mem) echo "DROP INDEX IF EXISTS qi_$2; SET work_mem = '1GB';" ;;
 	esac
 }
 # an external sort: about 4MB for 1M rows, some ten runs to merge
 EXT_WORK_MEM=$((PARITY_ROWS * 4 / 1000 > 64 ? PARITY_ROWS * 4 / 1000 : 64))kB
-SETTINGS="SET jit = off; SET synchronize_seqscans = off; SET max_parallel_workers_per_gather = 0; SET max_parallel_maintenance_workers = 0; SET maintenance_work_mem = '1GB'; SET work_mem = '1GB'; SET enable_seqscan = off; SET enable_bitmapscan = off;"
+SETTINGS="SET client_min_messages = warning; SET jit = off; SET synchronize_seqscans = off; SET max_parallel_workers_per_gather = 0; SET max_parallel_maintenance_workers = 0; SET maintenance_work_mem = '1GB'; SET work_mem = '1GB'; SET enable_seqscan = off; SET enable_bitmapscan = off;"
 
 say "$PARITY_ROWS ids of ${PAIRS[*]}"
 declare -A LITERAL
 for p in "${PAIRS[@]}"; do
 	c=${CORE[$p]}
-	# synchronize_seqscans off: a scan of a large table could start where
-	# the last one stopped, and the copy would not have the same order
+	# the copy of the ids in the same order: no parallel scan (its workers
+	# interleave), no scan starting where the last one stopped
 	idgen_psql -f - <<SQL
 SET client_min_messages = warning;
 SET synchronize_seqscans = off;
+SET max_parallel_workers_per_gather = 0;
 CREATE EXTENSION IF NOT EXISTS idgen;
 CREATE TABLE q_${p}_i WITH (autovacuum_enabled = off) AS
 	SELECT id FROM (${SRC[$p]}) AS s ORDER BY random();
@@ -113,7 +115,7 @@ CREATE TABLE probe_${p}_i AS SELECT array_agg(id) AS a FROM (SELECT id FROM q_${
 CREATE TABLE probe_${p}_c AS SELECT array_agg(id::$c) AS a FROM (SELECT unnest(a) AS id FROM probe_${p}_i) AS s;
 VACUUM ANALYZE;
 SQL
-	same=$(idgen_psql -At -c "SET synchronize_seqscans = off" -c "SELECT (SELECT array_agg(id::$c) FROM q_${p}_i) = (SELECT array_agg(id) FROM q_${p}_c)")
+	same=$(idgen_psql -At -c "SET synchronize_seqscans = off" -c "SET max_parallel_workers_per_gather = 0" -c "SELECT (SELECT array_agg(id::$c) FROM q_${p}_i) = (SELECT array_agg(id) FROM q_${p}_c)")
 	[ "$same" = t ] || { say "q_${p}_i and q_${p}_c differ"; exit 1; }
 	# the files COPY FROM reads
 	idgen_psql -c "$(op_sql copy_to_text "${p}_i")" -c "$(op_sql copy_to_bin "${p}_i")" \
