@@ -107,43 +107,91 @@ div_1e9(uint32_t w[4])
 	return (uint32_t) r;
 }
 
-/* the 9 digits of c < 10^9 ending at end, zero-padded; returns their start */
-static char *
-put_9_digits(uint32_t c, char *end)
-{
-	int			i;
+/*
+ * The 9 digits of c < 10^9, zero-padded, into out: c * ceil(2^57 / 10^8)
+ * holds c / 10^8 as a fixed-point number with 57 fractional bits, so the
+ * first digit is its integer part and each pair after it the integer part
+ * of the fraction times 100.  The constant's excess (under 2e-10 relative)
+ * stays below the gap to the next integer at every step (at most 0.17 of
+ * one at the last), so every digit is exact.
+ */
+#define FRAC57 ((UINT64_C(1) << 57) - 1)
+#define NEXT_PAIR(at) \
+	do { \
+		t = (t & FRAC57) * 100; \
+		memcpy(out + (at), &digit_pairs[2 * (t >> 57)], 2); \
+	} while (0)
 
-	for (i = 0; i < 4; i++)
-	{
-		end -= 2;
-		memcpy(end, &digit_pairs[2 * (c % 100)], 2);
-		c /= 100;
-	}
-	*--end = (char) ('0' + c);
-	return end;
+static inline void
+put_9_digits(uint32_t c, char *out)
+{
+	uint64_t	t = (uint64_t) c * UINT64_C(1441151881);
+
+	out[0] = (char) ('0' + (t >> 57));
+	NEXT_PAIR(1);
+	NEXT_PAIR(3);
+	NEXT_PAIR(5);
+	NEXT_PAIR(7);
 }
 
+/* decimal digits of c < 10^9, at least one */
+static inline int
+count_digits(uint32_t c)
+{
+	if (c < 10000)
+		return c < 100 ? (c < 10 ? 1 : 2) : (c < 1000 ? 3 : 4);
+	if (c < 10000000)
+		return c < 100000 ? 5 : (c < 1000000 ? 6 : 7);
+	return c < 100000000 ? 8 : 9;
+}
+
+#define E9 UINT64_C(1000000000)
+
 /*
- * In chunks of 9 digits, each from a 64-bit division by a constant (no
- * 128-bit division), two digits at a time.
+ * In chunks of 9 digits.  Below 2^96 (every distid) the chunks come from the
+ * two 64-bit halves, h * 2^64 + l with 2^64 = 18 446744073 709551616 in base
+ * 10^9, by 64-bit multiplications and divisions by a constant; above, by
+ * long division of the 32-bit words.
  */
 void
 distid_format_decimal(idg_u128 v, char *out)
 {
-	uint32_t	w[4] = {(uint32_t) (v >> 96), (uint32_t) (v >> 64), (uint32_t) (v >> 32), (uint32_t) v};
-	char		buf[48];
-	char	   *end = buf + sizeof(buf);
+	uint32_t	d[5];			/* base 10^9, least significant first */
+	int			top = 0;
+	char		buf[45 + 40];	/* digits end at 45, read 40 from the first */
 	char	   *p;
+	int			k;
 
-	/* the chunks below the most significant one, 9 digits each */
-	while (w[0] != 0 || w[1] != 0 || w[2] != 0 || w[3] >= 1000000000)
-		end = put_9_digits(div_1e9(w), end);
-	/* the most significant one, without leading zeros */
-	p = put_9_digits(w[3], end);
-	while (p < end - 1 && *p == '0')
-		p++;
-	memcpy(out, p, buf + sizeof(buf) - p);
-	out[buf + sizeof(buf) - p] = '\0';
+	if ((v >> 96) == 0)
+	{
+		uint64_t	h = (uint64_t) (v >> 64);
+		uint64_t	l = (uint64_t) v;
+		uint64_t	l1 = l / E9;
+		uint64_t	c0 = h * UINT64_C(709551616) + l % E9;
+		uint64_t	c1 = h * UINT64_C(446744073) + l1 % E9 + c0 / E9;
+		uint64_t	c2 = h * 18 + l1 / E9 + c1 / E9;
+
+		d[0] = (uint32_t) (c0 % E9);
+		d[1] = (uint32_t) (c1 % E9);
+		d[2] = (uint32_t) (c2 % E9);
+		d[3] = (uint32_t) (c2 / E9);
+		top = d[3] ? 3 : d[2] ? 2 : d[1] ? 1 : 0;
+	}
+	else
+	{
+		uint32_t	w[4] = {(uint32_t) (v >> 96), (uint32_t) (v >> 64), (uint32_t) (v >> 32), (uint32_t) v};
+
+		while (w[0] != 0 || w[1] != 0 || w[2] != 0 || w[3] >= E9)
+			d[top++] = div_1e9(w);
+		d[top] = w[3];
+	}
+	/* 9 digits a chunk, the last ending at buf + 45; the first from its first */
+	for (k = 0; k <= top; k++)
+		put_9_digits(d[k], buf + 45 - 9 * (k + 1));
+	p = buf + 45 - 9 * top - count_digits(d[top]);
+	/* a fixed-size copy (out holds 40), then the end */
+	memcpy(out, p, 40);
+	out[buf + 45 - p] = '\0';
 }
 
 /* decodes consecutive base62 blocks of the given widths from s */

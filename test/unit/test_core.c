@@ -1210,6 +1210,13 @@ test_distid_decimal_format(void **state)
 		distid_format_decimal(v, buf);
 		assert_string_equal(buf, edges[i]);
 	}
+	/* one chunk of nine digits, across its range (all 10^9 checked once, offline) */
+	for (i = 0; i < 1000000000; i += 9973)
+	{
+		decimal_reference((idg_u128) i, want);
+		distid_format_decimal((idg_u128) i, buf);
+		assert_string_equal(buf, want);
+	}
 	for (i = 0; i < 200000; i++)
 	{
 		idg_u128	v = ((idg_u128) rng_splitmix(&seed) << 64) | rng_splitmix(&seed);
