@@ -50,22 +50,29 @@ flaxid_arg(FunctionCallInfo fcinfo)
 	return idg_load_be96((const uint8 *) PG_GETARG_POINTER(0));
 }
 
+/* 22P02 for text that is not a flaxid, out of line: the common path stays lean */
+static pg_noinline Datum
+flaxid_in_invalid(const char *input, Node *escontext)
+{
+	uint8		unused[FLAXID_LEN];
+	size_t		offset;
+
+	if (flaxid_parse_bytes(input, unused, &offset) == FLAXID_PARSE_LENGTH)
+		idgen_invalid_input(escontext, "flaxid", input,
+							errdetail("Expected %d characters, found %zu.", FLAXID_TEXT_LEN, offset));
+	idgen_invalid_input(escontext, "flaxid", input, idgen_errdetail_bad_char(input, offset));
+}
+
 PG_FUNCTION_INFO_V1(flaxid_in);
 Datum
 flaxid_in(PG_FUNCTION_ARGS)
 {
 	char	   *input = PG_GETARG_CSTRING(0);
 	uint8	   *result = palloc(FLAXID_LEN);
-	size_t		offset;
-	flaxid_parse_status st = flaxid_parse_bytes(input, result, &offset);
 
-	if (likely(st == FLAXID_PARSE_OK))
+	if (likely(flaxid_decode(input, result)))
 		PG_RETURN_POINTER(result);
-	if (st == FLAXID_PARSE_LENGTH)
-		idgen_invalid_input(fcinfo->context, "flaxid", input,
-							errdetail("Expected %d characters, found %zu.", FLAXID_TEXT_LEN, offset));
-	idgen_invalid_input(fcinfo->context, "flaxid", input,
-						idgen_errdetail_bad_char(input, offset));
+	return flaxid_in_invalid(input, fcinfo->context);
 }
 
 PG_FUNCTION_INFO_V1(flaxid_out);

@@ -14,7 +14,7 @@
  * The alphabet "-0-9A-Z_a-z" (ASCII order is numeric order): 1 + the value
  * of each of its characters; 0 for all others, NUL included.
  */
-static const uint8_t flax_code[256] = {
+const uint8_t flaxid_code[256] = {
 	['-'] = 1,
 	['0'] = 2, ['1'] = 3, ['2'] = 4, ['3'] = 5, ['4'] = 6,
 	['5'] = 7, ['6'] = 8, ['7'] = 9, ['8'] = 10, ['9'] = 11,
@@ -28,37 +28,6 @@ static const uint8_t flax_code[256] = {
 	['o'] = 53, ['p'] = 54, ['q'] = 55, ['r'] = 56, ['s'] = 57, ['t'] = 58, ['u'] = 59,
 	['v'] = 60, ['w'] = 61, ['x'] = 62, ['y'] = 63, ['z'] = 64,
 };
-
-/*
- * 8 characters into 48 bits; false at the first character outside the
- * alphabet (a NUL among them: nothing after it is read).  Unrolled, one
- * lookup and one test per character; the codes are value + 1, so the sum
- * of 64^i (i = 0..7) comes off at the end.
- */
-#define FLAX_STEP(i) \
-	do { \
-		unsigned	c_ = flax_code[(unsigned char) s[i]]; \
-		if (c_ == 0) \
-			return false; \
-		v = (v << 6) + c_; \
-	} while (0)
-
-static inline bool
-flax_decode8(const char *s, uint64_t *out)
-{
-	uint64_t	v = 0;
-
-	FLAX_STEP(0);
-	FLAX_STEP(1);
-	FLAX_STEP(2);
-	FLAX_STEP(3);
-	FLAX_STEP(4);
-	FLAX_STEP(5);
-	FLAX_STEP(6);
-	FLAX_STEP(7);
-	*out = v - UINT64_C(0x041041041041);
-	return true;
-}
 
 /*
  * Every pair of characters, the index being their 12 bits: output takes
@@ -103,7 +72,7 @@ flaxid_parse_error(const char *s, size_t *offset)
 
 	for (i = 0; s[i] != '\0'; i++)
 	{
-		if (flax_code[(unsigned char) s[i]] == 0)
+		if (flaxid_code[(unsigned char) s[i]] == 0)
 		{
 			*offset = i;
 			return FLAXID_PARSE_BAD_CHAR;
@@ -116,13 +85,8 @@ flaxid_parse_error(const char *s, size_t *offset)
 flaxid_parse_status
 flaxid_parse_bytes(const char *s, uint8_t out[FLAXID_LEN], size_t *offset)
 {
-	uint64_t	hi,
-				lo;
-
-	if (!flax_decode8(s, &hi) || !flax_decode8(s + 8, &lo) || s[16] != '\0')
+	if (!flaxid_decode(s, out))
 		return flaxid_parse_error(s, offset);
-	idg_store_be64(out, (hi << 16) | (lo >> 32));
-	idg_store_be32(out + 8, (uint32_t) lo);
 	return FLAXID_PARSE_OK;
 }
 
