@@ -44,9 +44,15 @@ COMMENT ON FUNCTION distid_generate_dense() IS 'new DistributedId, not rate limi
 -- partition upkeep
 --
 
--- plpgsql, as pg_partman: DDL run as the caller.  search_path is pinned, and
--- idgen's own functions are called in the schema the extension is in now
--- (it is relocatable), looked up at run time.
+-- plpgsql, as pg_partman.  search_path is pinned, idgen's own functions are
+-- called in the schema the extension is in now (it is relocatable, so that
+-- is looked up at run time), and the one operator put into SQL is the key's
+-- operator class's "less", never an operator found by its name.  Partitions
+-- are created as the table's owner (SET ROLE for that statement): they are
+-- the owner's, and whatever the owner's table makes the server run while
+-- one is created (the expressions and predicates of its indexes, folded as
+-- they are cloned; the scan of a default partition) runs with the owner's
+-- rights, never with the caller's.
 CREATE FUNCTION idgen_create_partitions(parent regclass, "from" timestamptz,
                                         "to" timestamptz, step interval)
 RETURNS SETOF regclass
@@ -57,6 +63,8 @@ DECLARE
 	ext_schema name;
 	parent_schema name;
 	parent_name name;
+	parent_owner name;
+	saved_role text;
 	key_type oid;
 	bound_fn text;
 	less text;
@@ -84,7 +92,8 @@ BEGIN
 	FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
 	WHERE e.extname = 'idgen';
 
-	SELECT n.nspname, c.relname INTO parent_schema, parent_name
+	SELECT n.nspname, c.relname, pg_catalog.pg_get_userbyid(c.relowner)
+	INTO parent_schema, parent_name, parent_owner
 	FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
 	WHERE c.oid = parent;
 	-- refuses what it cannot serve (not partitioned by range on one id)
@@ -100,9 +109,16 @@ BEGIN
 	       || '_from_timestamp'
 	INTO bound_fn
 	FROM pg_catalog.pg_type t WHERE t.oid = key_type;
+	-- "less" (btree strategy 1) of the key's operator class, schema and all:
+	-- the order the bounds are in (idgen_partitions refused any other class)
 	SELECT format('%I.%s', n.nspname, o.oprname) INTO less
-	FROM pg_catalog.pg_operator o JOIN pg_catalog.pg_namespace n ON n.oid = o.oprnamespace
-	WHERE o.oprname = '<' AND o.oprleft = key_type AND o.oprright = key_type;
+	FROM pg_catalog.pg_partitioned_table p
+	JOIN pg_catalog.pg_opclass c ON c.oid = p.partclass[0]
+	JOIN pg_catalog.pg_amop a ON a.amopfamily = c.opcfamily AND a.amopmethod = c.opcmethod
+	     AND a.amoplefttype = c.opcintype AND a.amoprighttype = c.opcintype AND a.amopstrategy = 1
+	JOIN pg_catalog.pg_operator o ON o.oid = a.amopopr
+	JOIN pg_catalog.pg_namespace n ON n.oid = o.oprnamespace
+	WHERE p.partrelid = parent;
 
 	-- a step is whole months, or a fixed length (days and time, all in UTC)
 	step_months := (extract(year FROM step) * 12 + extract(month FROM step))::int;
@@ -186,8 +202,29 @@ BEGIN
 				USING ERRCODE = 'duplicate_table',
 				      DETAIL = format('It is not a partition of "%s" FROM (%L) TO (%L).', parent_name, lo, hi);
 		END IF;
+		IF current_user <> parent_owner THEN
+			-- as CREATE TABLE ... PARTITION OF checks it of the caller
+			IF NOT pg_has_role(current_user, parent_owner, 'USAGE') THEN
+				RAISE EXCEPTION 'must be owner of table %', parent_name
+					USING ERRCODE = 'insufficient_privilege';
+			END IF;
+			saved_role := current_setting('role');
+			BEGIN
+				PERFORM set_config('role', parent_owner, true);
+			EXCEPTION WHEN insufficient_privilege THEN
+				RAISE EXCEPTION 'must be owner of table %', parent_name
+					USING ERRCODE = 'insufficient_privilege',
+					      DETAIL = format('Partitions are created as the table''s owner, role %I, and this session cannot SET ROLE to it here: %s.',
+					                      parent_owner, SQLERRM),
+					      HINT = 'Call it as the owner (or a SECURITY DEFINER function the owner owns), or from a session that may SET ROLE to the owner.';
+			END;
+		END IF;
 		EXECUTE format('CREATE TABLE %I.%I PARTITION OF %I.%I FOR VALUES FROM (%L) TO (%L)',
 		               parent_schema, part_name, parent_schema, parent_name, lo, hi);
+		IF saved_role IS NOT NULL THEN
+			PERFORM set_config('role', saved_role, true);
+			saved_role := NULL;
+		END IF;
 		part := format('%I.%I', parent_schema, part_name)::regclass;
 		RETURN NEXT part;
 	END LOOP;
@@ -276,6 +313,8 @@ CREATE FUNCTION public_id(id iuid) RETURNS uuid
 	AS 'MODULE_PATHNAME', 'public_id_uuid' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION public_id(iuid, bytea) IS 'public id of an iuid (the same as of its uuid): AES with the given key, as a uuid';
 COMMENT ON FUNCTION public_id(iuid) IS 'public id of an iuid (the same as of its uuid) with the active key of idgen.public_id_key_file';
+-- public_id(iuid) as the other keyless functions are here: executable by
+-- PUBLIC, as 1.0 had them (a fresh 1.1 grants them to nobody: doc/security.md)
 
 --
 -- cluster check of worker ids

@@ -168,8 +168,13 @@ CREATE ROLE regress_idgen_app;
 CREATE ROLE regress_idgen_monitor IN ROLE pg_read_all_settings;
 SELECT has_function_privilege('regress_idgen_app', 'public_id_keys()', 'EXECUTE') AS app_can_execute,
        has_function_privilege('regress_idgen_monitor', 'public_id_keys()', 'EXECUTE') AS monitor_can_execute;
+-- the server's key is for the roles granted its functions (doc/security.md)
 SET ROLE regress_idgen_app;
-SELECT public_id_to_distid('30322474-a954-ffa9-941c-6f038afe4ff1') AS app_can_decode;
+SELECT regress.err($$SELECT public_id_to_distid('30322474-a954-ffa9-941c-6f038afe4ff1')$$) AS app_by_default;
+RESET ROLE;
+GRANT EXECUTE ON FUNCTION public_id_to_distid(uuid) TO regress_idgen_app;
+SET ROLE regress_idgen_app;
+SELECT public_id_to_distid('30322474-a954-ffa9-941c-6f038afe4ff1') AS app_once_granted;
 SHOW idgen.public_id_key_file;
 SELECT regress.err($$SELECT * FROM public_id_keys()$$);
 RESET ROLE;
@@ -179,6 +184,7 @@ SET ROLE regress_idgen_app;
 SELECT regress.err($$SELECT * FROM public_id_keys()$$);
 RESET ROLE;
 REVOKE EXECUTE ON FUNCTION public_id_keys() FROM regress_idgen_app;
+REVOKE EXECUTE ON FUNCTION public_id_to_distid(uuid) FROM regress_idgen_app;
 SET ROLE regress_idgen_monitor;
 SELECT line, active FROM public_id_keys();
 RESET ROLE;

@@ -19,9 +19,15 @@
  * the same or a later second wait on a condition variable (cancellably), then
  * retry, and on an error the next one tries again.
  *
- * With a synchronous standby (synchronous_standby_names, synchronous_commit
- * above local), the reservation also waits until the standby has the record,
- * as a commit would: a failover to it then never repeats an id.
+ * With synchronous standbys, the reservation also waits until they have the
+ * record, as a commit would, at the level idgen.base36id_synchronous_commit
+ * sets (the floor): a failover to them then never repeats an id.  The
+ * reservation keeps the record's LSN, that level and which standbys were
+ * synchronous (base36id_sync.c).  Before an id leaves, the caller checks
+ * that those standbys are still the synchronous ones (else the second is
+ * reserved again, with a new record they confirm), and a session asking for
+ * more than the floor (its synchronous_commit) waits for the record at its
+ * own level, alone, after the reservation is over: nobody waits for it.
  *
  * A reservation can take longer than a second (slow storage, a slow standby):
  * the backend that reserved S, and those that waited for it, then hand out
@@ -38,6 +44,7 @@
  * was replayed.
  */
 #include "base36id_gen.h"
+#include "base36id_sync.h"
 #include "idgen.h"
 #include "shmem.h"
 #include "stats.h"
@@ -50,17 +57,14 @@
 #include "access/xlog_internal.h"
 #include "access/xloginsert.h"
 #include "access/xlogreader.h"
+#include "access/xlogrecovery.h"
 #include "core/base36.h"
 #include "miscadmin.h"
 #include "port/pg_crc32c.h"
-#include "replication/syncrep.h"
-#include "replication/walsender.h"
-#include "replication/walsender_private.h"
 #include "storage/condition_variable.h"
 #include "storage/fd.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
-#include "utils/guc.h"
 #include "utils/wait_event.h"
 
 /*
@@ -118,6 +122,11 @@ typedef struct base36id_shared
 	ConditionVariable reserved_cv;	/* broadcast when a reservation ends */
 	int64		floor;			/* counters start used up at this second */
 	int64		reserved;		/* highest second reserved (file and WAL) */
+	/* its last reservation: the record, as confirmed, and by whom */
+	XLogRecPtr	reserved_lsn;	/* end of the record; invalid before the first */
+	int			reserved_level; /* synchronous_commit level confirmed at */
+	uint64		reserved_standbys;	/* base36id_sync_standbys() throughout */
+	uint64		reservations;	/* reservations ended since start */
 	int64		reserving;		/* second a backend is reserving, or -1 */
 	int64		file_second;	/* highest second written to STATE_FILE */
 	bool		archive_recovery;	/* started as a standby or for PITR, and
@@ -322,6 +331,10 @@ shmem_init(void *ptr, bool found, LWLockPadded *locks)
 	ConditionVariableInit(&shared->reserved_cv);
 	shared->floor = hw;
 	shared->reserved = second;
+	shared->reserved_lsn = InvalidXLogRecPtr;
+	shared->reserved_level = SYNCHRONOUS_COMMIT_OFF;
+	shared->reserved_standbys = BASE36ID_SYNC_UNSURE;
+	shared->reservations = 0;
 	shared->reserving = -1;
 	shared->file_second = second;
 	/* the startup process removes these files when recovery ends */
@@ -345,159 +358,48 @@ reservation_end(int code, Datum arg)
 }
 
 /*
- * idgen.base36id_synchronous_commit: the lowest level a reservation waits
- * for.  PGC_SIGHUP, so only the server's configuration sets it: one
- * reservation serves every session, and synchronous_commit itself can be
- * lowered by any role for itself (SET, ALTER ROLE/DATABASE ... SET,
- * connection options), with no way for a backend to read the configuration
- * file's value under those.
+ * Makes second durable, locally, in WAL and on the synchronous standbys at
+ * the floor's level; called without the LWLock.  A second already reserved
+ * is reserved again (the file already has it) when the standbys that
+ * confirmed it are no longer the synchronous ones: the new record is past
+ * anything they confirmed, so the standbys synchronous now must have it.
  */
-static int	sync_commit_floor = SYNCHRONOUS_COMMIT_REMOTE_FLUSH;
-
-static const struct config_enum_entry sync_commit_options[] = {
-	{"off", SYNCHRONOUS_COMMIT_OFF, false},
-	{"local", SYNCHRONOUS_COMMIT_LOCAL_FLUSH, false},
-	{"remote_write", SYNCHRONOUS_COMMIT_REMOTE_WRITE, false},
-	{"on", SYNCHRONOUS_COMMIT_REMOTE_FLUSH, false},
-	{"remote_apply", SYNCHRONOUS_COMMIT_REMOTE_APPLY, false},
-	{NULL, 0, false}
-};
-
-/*
- * Whether synchronous standbys are defined, as the checkpointer last told
- * waiting backends (a backend's own synchronous_standby_names is only
- * reloaded between statements).  The flag is one byte of WalSndCtl: a bool
- * sync_standbys_defined until 13.20, 14.17, 15.12, 16.8 and 17.4, since then
- * bits sync_standbys_status, whose SYNC_STANDBY_INIT is clear until the
- * checkpointer first set it (then the setting tells, as in core).  A module
- * built against either kind of headers may run on either kind of server.
- * The caller holds SyncRepLock.
- */
-#ifdef SYNC_STANDBY_DEFINED
-#define SYNC_STANDBYS_BYTE(ctl) ((ctl)->sync_standbys_status)
-#else
-#define SYNC_STANDBYS_BYTE(ctl) ((ctl)->sync_standbys_defined)
-#endif
-
-/* whether the running server's byte is sync_standbys_status (see above) */
-static bool
-sync_standbys_flag_is_bits(void)
-{
-	/* the first minor release with the bits, per major */
-	static const int first_with_bits[][2] = {
-		{13, 21}, {14, 18}, {15, 13}, {16, 9}, {17, 5}
-	};
-	static int	is_bits = -1;
-
-	if (is_bits < 0)
-	{
-		int			num = atoi(GetConfigOption("server_version_num", false, false));
-		int			i;
-
-		is_bits = num >= 180000;
-		for (i = 0; i < lengthof(first_with_bits); i++)
-			if (num / 10000 == first_with_bits[i][0])
-				is_bits = num % 100 >= first_with_bits[i][1];
-	}
-	return is_bits;
-}
-
-static bool
-sync_standbys_defined(void)
-{
-	uint8		flag = (uint8) SYNC_STANDBYS_BYTE(WalSndCtl);
-
-	Assert(LWLockHeldByMe(SyncRepLock));
-	if (!sync_standbys_flag_is_bits())
-		return flag != 0;
-	if (flag & (1 << 0))		/* SYNC_STANDBY_INIT */
-		return (flag & (1 << 1)) != 0;	/* SYNC_STANDBY_DEFINED */
-	return SyncRepStandbyNames != NULL && SyncRepStandbyNames[0] != '\0';
-}
-
-/* names the second in an error that ends the wait */
-static void
-sync_wait_context(void *arg)
-{
-	errcontext("waiting for synchronous standbys to confirm base36id second " INT64_FORMAT "; no id of it was handed out",
-			   *(int64 *) arg);
-}
-
-/*
- * Waits until the synchronous standbys have WAL up to lsn, as a commit does,
- * at the higher of idgen.base36id_synchronous_commit and the session's
- * synchronous_commit.  Not with SyncRepWaitForLSN(): that wants interrupts
- * held (a commit must not fail once it is in WAL), swallows a cancel with a
- * WARNING about a commit, and waits for no more than a flush unless it
- * serves a commit.  Here a cancel or a terminate must end the wait with the
- * usual error, before any id of the second is handed out.
- *
- * The standbys' confirmations are polled under SyncRepLock (the walsenders
- * wake only the backends in core's queue), from 1 ms up to 64 ms apart.  As
- * for a commit, the wait ends too when synchronous standbys stop being
- * defined (synchronous_standby_names cleared and reloaded).
- */
-static void
-wait_for_sync_standbys(XLogRecPtr lsn, int64 second)
-{
-	int			level = Max(sync_commit_floor, synchronous_commit);
-	int			mode;
-	long		sleep_ms = 1;
-	ErrorContextCallback errcallback;
-
-	if (max_wal_senders == 0 || level <= SYNCHRONOUS_COMMIT_LOCAL_FLUSH)
-		return;
-	if (level == SYNCHRONOUS_COMMIT_REMOTE_WRITE)
-		mode = SYNC_REP_WAIT_WRITE;
-	else if (level == SYNCHRONOUS_COMMIT_REMOTE_APPLY)
-		mode = SYNC_REP_WAIT_APPLY;
-	else
-		mode = SYNC_REP_WAIT_FLUSH;
-
-	errcallback.callback = sync_wait_context;
-	errcallback.arg = &second;
-	errcallback.previous = error_context_stack;
-	error_context_stack = &errcallback;
-	for (;;)
-	{
-		bool		done;
-
-		LWLockAcquire(SyncRepLock, LW_SHARED);
-		done = !sync_standbys_defined() || WalSndCtl->lsn[mode] >= lsn;
-		LWLockRelease(SyncRepLock);
-		if (done)
-			break;
-		CHECK_FOR_INTERRUPTS();
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-						 sleep_ms, WAIT_EVENT_SYNC_REP);
-		ResetLatch(MyLatch);
-		sleep_ms = Min(sleep_ms * 2, 64);
-	}
-	error_context_stack = errcallback.previous;
-}
-
-/* makes second durable, locally, in WAL and on synchronous standbys; called without the LWLock */
 static void
 reserve(int64 second)
 {
 	xl_base36id_reserve xlrec = {.second = second};
+	int			level = base36id_sync_floor();
+	bool		write_file;
+	XLogRecPtr	lsn = InvalidXLogRecPtr;
+	uint64		standbys = BASE36ID_SYNC_UNSURE;
 	instr_time	t0;
 
 	/* file, WAL and standbys are waited for without the LWLock */
 	Assert(!LWLockHeldByMe(shared->lock));
 	Assert(second >= 0 && second <= B36_MAX_SECONDS);
+	LWLockAcquire(shared->lock, LW_SHARED);
+	write_file = second > shared->file_second;
+	LWLockRelease(shared->lock);
 	INSTR_TIME_SET_CURRENT(t0);
 	PG_ENSURE_ERROR_CLEANUP(reservation_end, (Datum) 0);
 	{
-		XLogRecPtr	lsn;
-
-		(void) state_file_write(second, ERROR);
+		/*
+		 * Which standbys are synchronous, before the record exists and after
+		 * it is confirmed: the same both times, and they are the ones that
+		 * confirmed it, now or at any later moment they still are.
+		 */
+		standbys = base36id_sync_standbys();
+		if (write_file)
+			(void) state_file_write(second, ERROR);
 		XLogBeginInsert();
 		XLogRegisterData((char *) &xlrec, sizeof(xlrec));
 		lsn = XLogInsert(IDGEN_RMGR_ID, XLOG_BASE36ID_RESERVE);
 		/* now, not at commit: the id may leave the server without one */
 		XLogFlush(lsn);
-		wait_for_sync_standbys(lsn, second);
+		if (level > SYNCHRONOUS_COMMIT_LOCAL_FLUSH)
+			base36id_sync_wait(lsn, level, second);
+		if (base36id_sync_standbys() != standbys)
+			standbys = BASE36ID_SYNC_UNSURE;
 		/* done only once the synchronous standbys have it */
 		idgen_stats_reserved(second, lsn, &t0);
 	}
@@ -506,11 +408,44 @@ reserve(int64 second)
 	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
 	/* this backend is the one reserving, and reserves this second */
 	Assert(shared->reserving == second);
-	Assert(second >= shared->floor);
-	shared->reserved = Max(shared->reserved, second);
-	shared->file_second = Max(shared->file_second, second);
+	Assert(second >= shared->floor && second >= shared->reserved);
+	shared->reserved = second;
+	if (write_file)
+		shared->file_second = Max(shared->file_second, second);
+	shared->reserved_lsn = lsn;
+	shared->reserved_level = level;
+	shared->reserved_standbys = standbys;
+	shared->reservations++;
 	LWLockRelease(shared->lock);
 	reservation_end(0, (Datum) 0);
+}
+
+/*
+ * Whether an id of the reservation whose record ends at lsn, confirmed at
+ * level by standbys (base36id_sync_standbys()), may leave for this session.
+ * It asks for base36id_sync_level(): nothing at local or below; otherwise
+ * the standbys synchronous now must be the ones that confirmed it (or none
+ * be defined, as for a commit), and above the reservation's level this
+ * session waits for the record at its own, alone.  False: reserve again.
+ */
+static bool
+reservation_confirmed(XLogRecPtr lsn, int level, uint64 standbys, int64 second)
+{
+	int			want = base36id_sync_level();
+	uint64		now;
+
+	if (want <= SYNCHRONOUS_COMMIT_LOCAL_FLUSH)
+		return true;
+	now = base36id_sync_standbys();
+	if (now == BASE36ID_SYNC_NONE)
+		return true;
+	if (now != standbys)
+		return false;
+	if (want <= level)
+		return true;
+	base36id_sync_wait(lsn, want, second);
+	now = base36id_sync_standbys();
+	return now == BASE36ID_SYNC_NONE || now == standbys;
 }
 
 bool
@@ -522,8 +457,10 @@ base36id_gen_loaded(void)
 bool
 base36id_gen_next(int worker, int64 *value)
 {
-	int64		reserved_at_start = -1;
+	uint64		reservations_at_start = 0;
 	bool		first = true;
+	/* a reservation this call found not confirmed for it: it needs another */
+	XLogRecPtr	unconfirmed = InvalidXLogRecPtr;
 
 	Assert(shared != NULL && worker >= 0 && worker < B36_WORKERS);
 
@@ -572,7 +509,7 @@ base36id_gen_next(int worker, int64 *value)
 		}
 		if (first)
 		{
-			reserved_at_start = shared->reserved;
+			reservations_at_start = shared->reservations;
 			first = false;
 		}
 		/*
@@ -580,7 +517,7 @@ base36id_gen_next(int worker, int64 *value)
 		 * even if the clock has moved on (a slow reservation would otherwise
 		 * be followed by another, forever).
 		 */
-		if (shared->reserved > reserved_at_start)
+		if (shared->reservations > reservations_at_start)
 			now = Min(now, shared->reserved);
 		st = &shared->workers[worker];
 		if (st->second < shared->floor)
@@ -590,25 +527,43 @@ base36id_gen_next(int worker, int64 *value)
 		Assert(LWLockHeldByMeInMode(shared->lock, LW_EXCLUSIVE));
 		Assert(st->second >= shared->floor);
 		Assert(st->next >= 0 && st->next <= B36_COUNTERS);
-		if (status == B36_NEXT_OK && next.second <= shared->reserved)
+		if (status == B36_NEXT_OK && next.second <= shared->reserved &&
+			!(XLogRecPtrIsValid(unconfirmed) && shared->reserved_lsn == unconfirmed))
 		{
 			/* a counter of a reserved second, used once */
+			XLogRecPtr	lsn = shared->reserved_lsn;
+			int			level = shared->reserved_level;
+			uint64		standbys = shared->reserved_standbys;
+
 			Assert(counter >= 0 && counter < B36_COUNTERS);
 			Assert(second == next.second && second >= st->second);
 			Assert(next.next >= 1 && next.next <= B36_COUNTERS);
 			Assert(second > st->second || counter >= st->next);
+			/* every second handed out was reserved since the start */
+			Assert(XLogRecPtrIsValid(lsn));
 			*st = next;
 			LWLockRelease(shared->lock);
-			*value = b36_compose(second, worker, counter);
-			return true;
+			/* the id leaves only as confirmed as this session asks */
+			if (reservation_confirmed(lsn, level, standbys, second))
+			{
+				*value = b36_compose(second, worker, counter);
+				return true;
+			}
+			/* the counter is spent: an id never handed out */
+			unconfirmed = lsn;
+			continue;
 		}
 		if (status == B36_NEXT_OK && shared->reserving < 0)
 		{
-			/* a new second: reserve it, then try again */
-			Assert(next.second > shared->reserved);
-			shared->reserving = next.second;
+			/*
+			 * A new second, or the last one again for standbys that did not
+			 * confirm it: reserve it, then try again
+			 */
+			int64		to_reserve = Max(next.second, shared->reserved);
+
+			shared->reserving = to_reserve;
 			LWLockRelease(shared->lock);
-			reserve(next.second);
+			reserve(to_reserve);
 			continue;
 		}
 		if (status == B36_NEXT_OK)
@@ -626,7 +581,7 @@ base36id_gen_next(int worker, int64 *value)
 			continue;
 		}
 		/* used up: from now on only a new second will do */
-		reserved_at_start = shared->reserved;
+		reservations_at_start = shared->reservations;
 		wait_for = st->second + 1;
 		LWLockRelease(shared->lock);
 
@@ -678,6 +633,7 @@ base36id_redo(XLogReaderState *record)
 {
 	uint8		info = XLogRecGetInfo(record) & ~XLR_INFO_MASK;
 	xl_base36id_reserve xlrec;
+	bool		recent;
 	bool		write_file;
 
 	/* another extension's record on our id, or a damaged one */
@@ -704,12 +660,20 @@ base36id_redo(XLogReaderState *record)
 
 	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
 	shared->floor = Max(shared->floor, xlrec.second);
-	write_file = xlrec.second > shared->file_second && shared->damaged == STATE_OK &&
-		xlrec.second >= clock_second() - REDO_SYNC_WINDOW_S;
+	recent = xlrec.second >= clock_second() - REDO_SYNC_WINDOW_S;
+	write_file = xlrec.second > shared->file_second && shared->damaged == STATE_OK && recent;
 	LWLockRelease(shared->lock);
 
 	if (write_file)
 		redo_write_floor();
+
+	/*
+	 * A primary's session may wait for this record's replay (remote_apply):
+	 * tell it now, as the replay of a commit that asks for it does, not at
+	 * the next status message (wal_receiver_status_interval).
+	 */
+	if (recent)
+		XLogRequestWalReceiverReply();
 }
 
 /*
@@ -762,15 +726,7 @@ static RmgrData base36id_rmgr = {
 void
 base36id_gen_init(void)
 {
-	DefineCustomEnumVariable("idgen.base36id_synchronous_commit",
-							 "Lowest synchronous_commit level at which base36id_generate() waits for synchronous standbys to confirm a new second.",
-							 "A session's higher synchronous_commit raises it; nothing a session sets lowers it.",
-							 &sync_commit_floor,
-							 SYNCHRONOUS_COMMIT_REMOTE_FLUSH,
-							 sync_commit_options,
-							 PGC_SIGHUP,
-							 0,
-							 NULL, NULL, NULL);
+	base36id_sync_init();
 	idgen_shmem_request("idgen_base36id", sizeof(base36id_shared), 1, shmem_init);
 	if (process_shared_preload_libraries_in_progress)
 		RegisterCustomRmgr(IDGEN_RMGR_ID, &base36id_rmgr);

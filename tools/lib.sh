@@ -10,6 +10,7 @@ set -euo pipefail
 IDGEN_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 source "$IDGEN_ROOT/tools/pgbuild.sh"
 source "$IDGEN_ROOT/tools/citusbuild.sh"
+source "$IDGEN_ROOT/tools/pgtlebuild.sh"
 
 # The PostgreSQL majors idgen supports.  15 is Debian 12's own server; the
 # others are built by tools/pgbuild.sh into a cache outside the checkout (17
@@ -117,8 +118,13 @@ idgen_cleanup() {
 #  A build named MAJOR-VARIANT (tools/pgbuild.sh) is
 # built after the majors.
 idgen_pg_prebuild() {
-	local v todo=() citus=() majors=()
+	local v todo=() citus=() majors=() tle=()
 	for v in "$@"; do
+		# pg_tle too, where the portable suite will want it (for Debian's 15 as well)
+		if { [ -z "${IDGEN_SUITES:-}" ] || [[ " $IDGEN_SUITES " == *" portable "* ]]; } &&
+			[[ " $IDGEN_PG_SUPPORTED " == *" $v "* ]] && ! idgen_pgtle_current "$v"; then
+			tle+=("$v")
+		fi
 		[ "$v" = "$IDGEN_PG_DEBIAN" ] && continue
 		majors+=("$v")
 		idgen_pg_current "$v" || todo+=("$v")
@@ -128,18 +134,22 @@ idgen_pg_prebuild() {
 			citus+=("$v")
 		fi
 	done
-	[ ${#todo[@]} -gt 0 ] || [ ${#citus[@]} -gt 0 ] || return 0
+	[ ${#todo[@]} -gt 0 ] || [ ${#citus[@]} -gt 0 ] || [ ${#tle[@]} -gt 0 ] || return 0
 	idgen_deps "${IDGEN_PG_BUILD_PACKAGES[@]}" || return 0
 	[ ${#citus[@]} -eq 0 ] || idgen_deps "${IDGEN_CITUS_BUILD_PACKAGES[@]}" || return 0
-	say "building in the background: PostgreSQL ${todo[*]:-(cached)}, Citus for ${citus[*]:-none} (log: $IDGEN_TOP/prebuild.log)"
-	IDGEN_PG_CACHE=$IDGEN_PG_CACHE setsid nice -n 19 ionice -c 3 bash -c '
-		source "$1/tools/pgbuild.sh"; source "$1/tools/citusbuild.sh"; shift
-		# in the order the majors are tested: a server, then its Citus
+	[ ${#tle[@]} -eq 0 ] || idgen_deps "${IDGEN_PGTLE_BUILD_PACKAGES[@]}" || return 0
+	say "building in the background: PostgreSQL ${todo[*]:-(cached)}, Citus for ${citus[*]:-none}, pg_tle for ${tle[*]:-none} (log: $IDGEN_TOP/prebuild.log)"
+	IDGEN_PG_CACHE=$IDGEN_PG_CACHE IDGEN_PG_DEBIAN=$IDGEN_PG_DEBIAN setsid nice -n 19 ionice -c 3 bash -c '
+		source "$1/tools/pgbuild.sh"; source "$1/tools/citusbuild.sh"; source "$1/tools/pgtlebuild.sh"; shift
+		# Debian'"'"'s 15 first (no server to build), then in the order the
+		# majors are tested: a server, then its Citus and pg_tle
+		[[ " $3 " == *" $IDGEN_PG_DEBIAN "* ]] && { idgen_pgtle_build "$IDGEN_PG_DEBIAN" || true; }
 		for v in $1; do
 			idgen_pg_build "$v" || continue
 			[[ " $2 " == *" $v "* ]] && { idgen_citus_build "$v" || true; }
+			[[ " $3 " == *" $v "* ]] && { idgen_pgtle_build "$v" || true; }
 		done' \
-		prebuild "$IDGEN_ROOT" "${majors[*]}" "${citus[*]}" >"$IDGEN_TOP/prebuild.log" 2>&1 </dev/null &
+		prebuild "$IDGEN_ROOT" "${majors[*]}" "${citus[*]}" "${tle[*]}" >"$IDGEN_TOP/prebuild.log" 2>&1 </dev/null &
 	IDGEN_PREBUILD_PID=$!
 }
 
@@ -216,6 +226,8 @@ idgen_install() {
 		cp -a "$dir" "$inst$dir"
 	fi
 	make -s -C "$IDGEN_BUILD" PG_CONFIG="$PG_CONFIG" install DESTDIR="$inst" >/dev/null
+	# idgen_portable, the SQL edition (portable/), beside it
+	make -s -C "$IDGEN_BUILD/portable" PG_CONFIG="$PG_CONFIG" install DESTDIR="$inst" >/dev/null
 	PG_BIN=$inst$("$PG_CONFIG" --bindir)
 	# .../pgxs/src/makefiles/pgxs.mk
 	pgxs=$("$PG_CONFIG" --pgxs)

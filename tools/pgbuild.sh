@@ -43,10 +43,13 @@ IDGEN_PG_CONFIGURE=(--enable-tap-tests --with-openssl --without-icu --without-re
 # major, compiled from the source the plain build of MAJOR keeps: "asan"
 # with AddressSanitizer and UndefinedBehaviorSanitizer (PostgreSQL's CI
 # flags: src/tools/ci, .cirrus.tasks.yml), "exec" with EXEC_BACKEND (every
-# child process re-executes the server binary, as on Windows).
+# child process re-executes the server binary, as on Windows), "release"
+# without assertions, for the benchmarks of a major whose plain build has
+# them (test/bench/bench.sh builds it on first use; the tests never do).
 # The arguments are separated by "|".
 declare -A IDGEN_PG_CONFIGURE_EXTRA=(
 	[18]="--enable-cassert|--enable-debug"
+	[18-release]=""
 	[17-asan]="--enable-cassert|--enable-debug|CFLAGS=-Og -ggdb -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all|LDFLAGS=-fsanitize=address,undefined"
 	[17-exec]="--enable-cassert|--enable-debug|CPPFLAGS=-DEXEC_BACKEND"
 )
@@ -190,6 +193,21 @@ idgen_pg_configure_args() {
 	printf '%s\n' "${IDGEN_PG_CONFIGURE[@]}"
 	IFS='|' read -r -a a <<<"${IDGEN_PG_CONFIGURE_EXTRA[$1]:-}"
 	[ ${#a[@]} -eq 0 ] || printf '%s\n' "${a[@]}"
+}
+
+# idgen_pg_release_build MAJOR: the build of MAJOR a benchmark runs on: the
+# plain build when it has no assertions, else its "release" variant
+idgen_pg_release_build() {
+	# (no pipe into grep -q: under pipefail its early exit can fail the pipe)
+	if [[ $'\n'"$(idgen_pg_configure_args "$1")"$'\n' == *$'\n--enable-cassert\n'* ]]; then
+		if [ -z "${IDGEN_PG_CONFIGURE_EXTRA[$1-release]+set}" ]; then
+			echo "idgen: PostgreSQL $1 is built with assertions and has no release variant ($1-release) in IDGEN_PG_CONFIGURE_EXTRA" >&2
+			return 1
+		fi
+		echo "$1-release"
+	else
+		echo "$1"
+	fi
 }
 
 # idgen_pg_current BUILD: is BUILD in the cache, configured as it is today?

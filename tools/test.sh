@@ -6,6 +6,8 @@
 # headers), its exported symbols, pg_regress against a scratch cluster (and
 # again with every query forced into a parallel worker), the isolation specs
 # (specs/, test/isolation/run.sh), the TAP tests (PostgreSQL::Test::Cluster),
+# the standby tests again with idgen built against older server headers
+# (test/oldheaders/run.sh; on 15),
 # the client programs, the ORM programs (test/orm/run.sh)
 # (test/clients/run.sh), the packaging (test/package/run.sh; a Debian
 # package only for the majors pg_buildext builds for: 15 on Debian 12), the
@@ -31,6 +33,7 @@ source "$(dirname "$0")/lib.sh"
 source "$IDGEN_ROOT/test/clients/run.sh"
 source "$IDGEN_ROOT/test/doc/run.sh"
 source "$IDGEN_ROOT/test/isolation/run.sh"
+source "$IDGEN_ROOT/test/oldheaders/run.sh"
 source "$IDGEN_ROOT/test/orm/run.sh"
 source "$IDGEN_ROOT/test/package/run.sh"
 source "$IDGEN_ROOT/test/pgbuild/run.sh"
@@ -41,6 +44,7 @@ source "$IDGEN_ROOT/test/ops/patroni.sh"
 source "$IDGEN_ROOT/test/pgcron/run.sh"
 source "$IDGEN_ROOT/test/checked/run.sh"
 source "$IDGEN_ROOT/test/sqlsmith/run.sh"
+source "$IDGEN_ROOT/test/portable/run.sh"
 
 # docs: links, SQLSTATEs and repeats of the user pages (test/doc/run.sh)
 ONCE_SUITES=(fuzz pgbuild docs)
@@ -48,10 +52,12 @@ ONCE_SUITES=(fuzz pgbuild docs)
 # patroni, pgbackrest: the operations tools (test/ops/), where they support the major
 # regress-parallel: the regression tests again, every query forced through a parallel worker
 # isolation: the specs/ of pg_isolation_regress (test/isolation/run.sh)
+# oldheaders: idgen built against the older layout of a server header, the standby tests with it (test/oldheaders/run.sh)
 # doc-sql: the SQL of every user page, with and without preloading (test/doc/run.sh)
 # sqlsmith: random SQL against every idgen type (test/sqlsmith/run.sh)
 # pgcron: partition upkeep scheduled by pg_cron (test/pgcron), where Debian packages it
-VERSION_SUITES=(unit symbols regress regress-parallel isolation tap clients orm doc-sql package bench citus patroni pgbackrest pgcron sqlsmith)
+# portable: idgen_portable, the SQL edition, against the C types (test/portable/run.sh)
+VERSION_SUITES=(unit symbols regress regress-parallel isolation tap oldheaders clients orm doc-sql package bench citus patroni pgbackrest pgcron sqlsmith portable)
 
 # wanted SUITE: is it in IDGEN_SUITES (all when unset)?
 wanted() {
@@ -199,13 +205,15 @@ run_symbols() {
 	if [ "$f" -eq 0 ]; then record symbols 1 0; else record symbols 0 1; fi
 }
 
-# The benchmark suite at tiny sizes against this major, so the harness keeps
-# working; its output is checked for form (tables, chart), never for timings.
+# The benchmark suite at tiny sizes against this major (the tests' build of
+# it), so the harness keeps working; its output is checked for form (tables,
+# chart), never for timings; doc/performance.md quotes the committed reports.
 run_bench() {
 	local out=$IDGEN_WORK/bench log=$IDGEN_WORK/bench.log
 	if IDGEN_PG_VERSION=$PG_MAJOR IDGEN_BENCH_SCALE=tiny IDGEN_BENCH_OUT=$out IDGEN_KEEP=0 \
 		bash "$IDGEN_ROOT/test/bench/bench.sh" >"$log" 2>&1 &&
-		bash "$IDGEN_ROOT/test/bench/check.sh" "$out" >>"$log" 2>&1; then
+		bash "$IDGEN_ROOT/test/bench/check.sh" "$out" >>"$log" 2>&1 &&
+		python3 "$IDGEN_ROOT/test/bench/quote.py" --check "$IDGEN_ROOT" >>"$log" 2>&1; then
 		tail -n 1 "$log"
 		record bench 1 0
 	else
@@ -242,11 +250,11 @@ run_version() {
 	done
 }
 
-# regress_installcheck SUITE: pg_regress against the running cluster
+# regress_installcheck SUITE [MAKE ARGS]: pg_regress against the running cluster
 regress_installcheck() {
 	local out=$IDGEN_WORK/$1
 	mkdir -p "$out"
-	if make -s -C "$IDGEN_BUILD" PG_CONFIG="$PG_CONFIG" installcheck \
+	if make -s -C "$IDGEN_BUILD" PG_CONFIG="$PG_CONFIG" installcheck "${@:2}" \
 		EXTRA_REGRESS_OPTS="--outputdir=$out" >"$out/make.log" 2>&1; then :; fi
 	record_pg_regress "$1" "$out/make.log" "$out"
 }
@@ -275,14 +283,16 @@ run_regress() {
 # The same regression tests with every query that can run in a parallel
 # worker run in one (the leader only gathers; messages read as without it),
 # so a function marked PARALLEL SAFE that depends on its process's state
-# gives other results.  The setting is force_parallel_mode up to 15.
+# gives other results.  The setting is force_parallel_mode up to 15.  The
+# hostile database's tests (names and privileges, not plans; the slowest)
+# run in regress only.
 run_regress_parallel() {
 	local setting=debug_parallel_query
 	[ "$PG_MAJOR" -ge 16 ] || setting=force_parallel_mode
 	# a fresh cluster in the same place: the regress suite's stopped one goes
 	rm -rf "$IDGEN_WORK/data"
 	idgen_cluster_start "$setting = regress"
-	regress_installcheck regress-parallel
+	regress_installcheck regress-parallel HOSTILE=
 	idgen_cluster_stop
 }
 
@@ -344,7 +354,8 @@ fi
 # last: the suites on server builds of their own (test/checked/run.sh)
 run_checked
 
-[ -f "$IDGEN_TOP/prebuild.log" ] && grep '^idgen:' "$IDGEN_TOP/prebuild.log" >&2
+# (a prebuild that only found its servers built by another run writes no such line)
+[ -f "$IDGEN_TOP/prebuild.log" ] && { grep '^idgen:' "$IDGEN_TOP/prebuild.log" >&2 || true; }
 say "results:"
 printf '  %s\n' "${SUMMARY[@]}" >&2
 say "times: ${TIMES[*]}"

@@ -13,7 +13,9 @@ its own, after `CREATE EXTENSION idgen`, through psql with TimeZone UTC.
 
 Every ```sql block runs, in order, unless the line before it is
     <!-- doc-sql: skip REASON -->
-(a standby, Citus, pg_cron, PL/Proxy, another server: REASON is printed).
+(a standby, Citus, pg_cron, PL/Proxy, another server: REASON is printed), or
+    <!-- doc-sql: since 18 -->
+and the server is an older major (the block uses what that major added).
 
 A statement whose line ends in a comment after its ';' is checked:
     SELECT base36id_worker('0ITS0030Z');     -- 3         that one value
@@ -30,6 +32,7 @@ import sys
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.M | re.S)
 SERVER = re.compile(r"<!-- doc-sql: server (\w+) -->")
 SKIP = re.compile(r"<!-- doc-sql: skip (.+?) -->\s*$")
+SINCE = re.compile(r"<!-- doc-sql: since (\d+) -->\s*$")
 MARK = "@@doc-sql "
 
 
@@ -67,22 +70,35 @@ def statements(block):
     return out
 
 
-def page_blocks(text):
-    """(runs, reason, sql) for every sql block of a page."""
+def page_blocks(text, major):
+    """(runs, reason, sql) for every sql block of a page, on a server of that major."""
     for m in FENCE.finditer(text):
         if m.group(1) != "sql":
             continue
         before = text[:m.start()].rstrip("\n").rsplit("\n", 1)[-1]
-        skip = SKIP.search(before)
-        yield (skip is None, skip.group(1) if skip else None, m.group(2))
+        skip, since = SKIP.search(before), SINCE.search(before)
+        if skip:
+            yield (False, skip.group(1), m.group(2))
+        elif since and major < int(since.group(1)):
+            yield (False, f"needs PostgreSQL {since.group(1)}, the server is {major}", m.group(2))
+        else:
+            yield (True, None, m.group(2))
 
 
-def run_page(path, psql, check):
+def server_major(psql):
+    got = subprocess.run([psql, "-X", "-A", "-t", "-d", "postgres", "-c", "SHOW server_version_num"],
+                         capture_output=True, text=True)
+    if got.returncode != 0:
+        raise SystemExit(f"cannot ask the server its version: {got.stderr.strip()[-300:]}")
+    return int(got.stdout.strip()) // 10000
+
+
+def run_page(path, psql, check, major):
     with open(path, encoding="utf-8") as f:
         text = f.read()
     name = os.path.relpath(path)
     stmts = []
-    for runs, reason, block in page_blocks(text):
+    for runs, reason, block in page_blocks(text, major):
         if not runs:
             print(f"ok - {name}: block skipped ({reason}): {' '.join(block.split())[:50]}")
             continue
@@ -141,11 +157,12 @@ def main(server, psql, pages):
         passed, failed = passed + ok, failed + (not ok)
         print(f"{'ok' if ok else 'not ok'} - {what}{'' if ok or not detail else ': ' + detail}")
 
+    major = server_major(psql)
     for page in pages:
         with open(page, encoding="utf-8") as f:
             m = SERVER.search(f.read())
         if (m.group(1) if m else "plain") == server:
-            run_page(page, psql, check)
+            run_page(page, psql, check, major)
     print(f"doc-sql: {passed} passed, {failed} failed")
     return 1 if failed or not passed else 0
 

@@ -7,7 +7,9 @@ Anchors follow GitHub's rules: a heading's text, lower-cased, with everything
 but letters, digits, spaces, '-' and '_' removed, spaces turned into '-';
 the second heading with the same anchor gets "-1", the third "-2".  Links to
 http(s) addresses, to files outside the repository and to ../shared are
-errors in user pages: the pages must stand on their own.
+errors in user pages: the pages must stand on their own.  A page that opens
+with a contents list (three or more links to its own anchors before its
+first "## " heading) lists every "## " section of the page.
 Prints one line per check and "docs-links: N passed, M failed".
 """
 import glob
@@ -70,6 +72,20 @@ def main(root):
             if ok and anchor:
                 ok = dest.endswith(".md") and anchor in anchors(dest)
             check(f"{rel}: link ({target}) resolves", ok)
+        # a contents list names every section
+        body = FENCE.sub("", text)
+        first = re.search(r"^## ", body, re.M)
+        toc = re.findall(r"^\s*[-*] \[[^\]]*\]\(#([^)]+)\)", body[:first.start()] if first else "", re.M)
+        if len(toc) >= 3:
+            seen = {}
+            for m in re.finditer(r"^(#{1,6})\s+(.*?)\s*#*\s*$", body, re.M):
+                title = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", m.group(2))
+                a = re.sub(r"[^\w\- ]", "", title.lower().replace("`", "")).replace(" ", "-")
+                n = seen.get(a, 0)
+                seen[a] = n + 1
+                if m.group(1) == "##":
+                    anchor = a if n == 0 else f"{a}-{n}"
+                    check(f"{rel}: its contents list names the section {anchor}", anchor in toc)
     print(f"docs-links: {passed} passed, {failed} failed")
     return 1 if failed or not passed else 0
 

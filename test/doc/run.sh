@@ -1,8 +1,14 @@
 # test/doc/run.sh — sourced by tools/test.sh after tools/lib.sh.
 #
-# run_docs (once): the user pages' links and anchors resolve (links.py),
-# every SQLSTATE idgen raises is on doc/troubleshooting.md (errcodes.py), and
-# no sentence or table row stands in two pages (duplicates.py).
+# run_docs (once): the user pages' links and anchors resolve and their
+# contents lists are whole (links.py); every error idgen raises is quoted on
+# doc/troubleshooting.md under the SQLSTATE it raises (errcodes.py); no
+# sentence or table row stands in two pages (duplicates.py); no figure is
+# stated unlinked in two pages, however worded (figures.py), nor a rule
+# outside its home (homes.py); user pages and the reports they link hold no
+# test narrative, issue numbers or commit hashes (narrative.py); CHANGELOG,
+# META.json, idgen.control, debian/changelog and the pages agree on the
+# release status (release.py).
 # run_doc_sql (per major): every SQL block of every user page runs and gives
 # the values its comments show (doc_sql.py): pages without a server marker
 # on a scratch cluster WITHOUT preloading (as a newcomer's), then the pages
@@ -25,6 +31,12 @@ run_docs() {
 	rc=0
 	/usr/bin/python3 "$IDGEN_BUILD/test/doc/duplicates.py" "$IDGEN_BUILD" >"$dir/duplicates.log" 2>&1 || rc=$?
 	record_log docs-duplicates "$dir/duplicates.log" $rc
+	local check
+	for check in figures homes narrative release; do
+		rc=0
+		/usr/bin/python3 "$IDGEN_BUILD/test/doc/$check.py" "$IDGEN_BUILD" >"$dir/$check.log" 2>&1 || rc=$?
+		record_log docs-$check "$dir/$check.log" $rc
+	done
 }
 
 run_doc_sql() {

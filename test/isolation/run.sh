@@ -5,16 +5,16 @@
 # worker id.  Kept out of the Makefile's ISOLATION so that `make installcheck`
 # (the regress suite, the Debian autopkgtest) runs the regression tests only.
 #
-# base36id_syncrep.spec sets synchronous_standby_names, under which every
-# commit would wait: it runs last.
+# base36id_sync*.spec set synchronous_standby_names, under which every
+# commit would wait: they run last.
 
 run_isolation() {
-	local out=$IDGEN_WORK/isolation log specs=() s
+	local out=$IDGEN_WORK/isolation log specs=() last=() s
 	for s in "$IDGEN_BUILD"/specs/*.spec; do
 		s=$(basename "$s" .spec)
-		[ "$s" = base36id_syncrep ] || specs+=("$s")
+		case $s in base36id_sync*) last+=("$s") ;; *) specs+=("$s") ;; esac
 	done
-	[ -f "$IDGEN_BUILD/specs/base36id_syncrep.spec" ] && specs+=(base36id_syncrep)
+	specs+=(${last[@]+"${last[@]}"})
 	mkdir -p "$out"
 	log=$out/isolation.log
 	# a cluster of its own: the regress suite's may still be there

@@ -170,6 +170,18 @@ pgbuild_stamp_cases() {
 		>"$IDGEN_PG_CACHE/18/.idgen-built"
 	pgbuild_ok "an 18 configured with --enable-cassert --enable-debug is current" idgen_pg_current 18
 	pgbuild_ok "no build of 17-asan: not current" eval '! idgen_pg_current 17-asan'
+	# the benchmarks' server of each major has no assertions: 18's is its
+	# release variant, configured without --enable-cassert
+	pgbuild_ok "benchmarks run on 15, 17, 18-release and 19" \
+		eval '[ "$(for m in 15 17 18 19; do idgen_pg_release_build $m; done | paste -sd" ")" = "15 17 18-release 19" ]'
+	pgbuild_ok "18-release is configured without assertions" \
+		eval '[[ "$(idgen_pg_configure_args 18-release)" != *--enable-cassert* ]]'
+	mkdir -p "$IDGEN_PG_CACHE/18-release"
+	cp "$IDGEN_PG_CACHE/18/.idgen-built" "$IDGEN_PG_CACHE/18-release/.idgen-built"
+	pgbuild_ok "an 18-release stamped with --enable-cassert is not current" eval '! idgen_pg_current 18-release'
+	printf 'PostgreSQL 18.6\nconfigure: --enable-tap-tests --with-openssl --without-icu --without-readline\n' \
+		>"$IDGEN_PG_CACHE/18-release/.idgen-built"
+	pgbuild_ok "an 18-release configured without it is current" idgen_pg_current 18-release
 }
 
 # A vendored source is unpacked only with its checksum.

@@ -101,3 +101,6 @@ ANALYZE;
 
 -- sqlsmith runs as the ordinary role smith (test/sqlsmith/common.sh)
 GRANT ALL ON ALL TABLES IN SCHEMA public TO smith;
+-- the server's key too (a fresh install grants its functions to nobody)
+GRANT EXECUTE ON FUNCTION public_id(bigint), public_id(distid), public_id(uuid), public_id(iuid),
+	public_id_to_bigint(uuid), public_id_to_distid(uuid), public_id_to_uuid(uuid) TO smith;

@@ -144,6 +144,19 @@ foreach my $preload (1, 0)
 	is($node->safe_psql('postgres', 'SHOW shared_preload_libraries'),
 		$preload ? 'idgen' : '', "$mode: shared_preload_libraries");
 
+	# a fresh 1.1 grants the keyless functions to nobody (doc/security.md);
+	# the administrator grants them as the page shows
+	like(as($node, 'app', "SELECT public_id_to_distid('$SPEC_PUBLIC')"),
+		qr/ERROR:  permission denied for function public_id_to_distid/,
+		"$mode: the server's key is refused to a role not granted it");
+	$node->safe_psql('postgres', q{
+		CREATE ROLE public_id_user NOLOGIN;
+		GRANT EXECUTE ON FUNCTION public_id(bigint), public_id(distid), public_id(uuid),
+		    public_id(iuid), public_id_to_bigint(uuid), public_id_to_distid(uuid),
+		    public_id_to_uuid(uuid) TO public_id_user;
+		GRANT public_id_user TO app;
+	});
+
 	# What an unprivileged role sees, first in a session that has not used
 	# idgen (without preloading, the library is not loaded yet), then after.
 	my $seen = as($node, 'app', $LOOK_AROUND

@@ -64,18 +64,9 @@ like(
 	qr/ERROR:  57014: canceling statement due to statement timeout\n.*CONTEXT:  waiting for synchronous standbys to confirm base36id second \d+; no id of it was handed out/s,
 	'with SQLSTATE 57014, handing out no id');
 
-my $gen = $primary->background_psql('postgres', on_error_stop => 0);
-my $gen_pid = $gen->query_safe('SELECT pg_backend_pid()');
-$gen->query_until(qr/gen-start/,
-	"\\echo gen-start\nSELECT base36id_generate() FROM generate_series(1, 40);\n");
-my $state = '';
-foreach (1 .. 100)
-{
-	$state = $primary->safe_psql('postgres',
-		"SELECT state || '/' || coalesce(wait_event, '') FROM pg_stat_activity WHERE pid = $gen_pid");
-	last if $state eq 'active/SyncRep' || $state =~ /^idle/;
-	select(undef, undef, undef, 0.1);
-}
+my ($gen, $gen_pid) =
+  start_call($primary, 'SELECT base36id_generate() FROM generate_series(1, 40);');
+my $state = settled_state($primary, $gen_pid);
 is($state, 'active/SyncRep',
 	'the read-only SELECT waits for the synchronous standby before handing out ids');
 

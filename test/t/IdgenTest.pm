@@ -32,6 +32,8 @@ our @EXPORT = qw(
   start_idgen_node
   start_idgen_primary
   psql_verbose
+  start_call
+  settled_state
   pgbench_script
   hold_barrier
   hold_advisory_barrier
@@ -117,6 +119,37 @@ sub psql_verbose
 	my ($ret, $out, $err) =
 	  $node->psql('postgres', "\\set VERBOSITY verbose\n$sql", %params);
 	return ($ret, $err);
+}
+
+# start_call($node, $sql): $sql sent in a background psql session of its
+# own, not waited for; returns the session (its query('SELECT 1') then
+# collects the output) and its backend's pid.
+sub start_call
+{
+	my ($node, $sql) = @_;
+	my $session = $node->background_psql('postgres', on_error_stop => 0);
+	my $pid = $session->query_safe('SELECT pg_backend_pid()');
+	$session->query_until(qr/call-start/, "\\echo call-start\n$sql\n");
+	return ($session, $pid);
+}
+
+# settled_state($node, $pid): "state/wait_event" of backend $pid once it
+# waits for synchronous standbys ("active/SyncRep") or is done ("idle/..."),
+# or after 10 s: a test reads what the code under test did and goes on
+# either way.
+sub settled_state
+{
+	my ($node, $pid) = @_;
+	my $state = '';
+	foreach (1 .. 100)
+	{
+		$state = $node->safe_psql('postgres',
+			"SELECT state || '/' || coalesce(wait_event, '') FROM pg_stat_activity WHERE pid = $pid"
+		);
+		last if $state eq 'active/SyncRep' || $state =~ /^idle/;
+		Time::HiRes::sleep(0.1);
+	}
+	return $state;
 }
 
 #

@@ -27,6 +27,15 @@ while r stayed at field - 12.  With the fix f is what the clock resolves:
 
 --check replays the rules themselves on a scaled-down field, many times,
 and compares the collisions counted with the formula.
+
+The second table puts the core alternatives of doc/choosing.md through the
+same model, from their published layouts: PostgreSQL 18's uuidv7() (48-bit
+milliseconds, 12 bits of sub-millisecond time, 62 random bits drawn afresh
+for every id: src/backend/utils/adt/uuid.c), gen_random_uuid() (122 random
+bits, no time: every pair of a year's ids can collide) and a ULID made with
+80 fresh random bits per id (the usual SQL function; the specification's
+monotonic variant adds 1 within a millisecond instead, whose runs of n ids
+meet with probability about 2n * 2^-80 per millisecond).
 """
 import random
 import sys
@@ -93,6 +102,19 @@ def table():
               % (per_year(n, 1, 48), n))
 
 
+def core():
+    """Core alternatives, same model and rate: 2 sessions at RATE ids/s, a year."""
+    ids_per_year = RATE * MS_PER_YEAR / 1000
+    print()
+    print('| generator | clock bits | fresh random bits per id | collisions/year, 2 × 1M ids/s |')
+    print('|---|---:|---:|---:|')
+    print('| `uuidv7()` (PostgreSQL 18, ns clock) | 12 | 62 | %.3g |' % per_year(N, 2 ** 12, 62))
+    print('| `gen_random_uuid()` | 0 | 122 | %.3g |' % (ids_per_year * ids_per_year * 2.0 ** -122))
+    print('| ULID, 80 fresh random bits per id | 0 | 80 | %.3g |' % per_year(N, 1, 80))
+    print('| ULID, monotonic (+1 within a millisecond) | 0 | 80 (first id of a millisecond) | %.3g |'
+          % (2 * N * 2.0 ** -80 * MS_PER_YEAR))
+
+
 def simulate(field, fcfg, f_used, inc_bits, readings, n, ms, seed):
     """Two sessions, n ids per ms each, clock of `readings` values per ms;
     the fresh field takes f_used clock bits (the old code: fcfg bits of a
@@ -148,5 +170,6 @@ def check():
 
 if __name__ == '__main__':
     table()
+    core()
     if '--check' in sys.argv[1:]:
         sys.exit(0 if check() else 1)

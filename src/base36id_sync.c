@@ -1,0 +1,331 @@
+/*
+ * base36id_sync.c — base36id's wait for synchronous standbys.
+ *
+ * A reservation (base36id_gen.c) is a WAL record that is not a commit: ids
+ * of its second leave the server without one.  Before they do, the
+ * synchronous standbys must have the record, as they have a commit before
+ * it returns.  Three things are needed for that, here:
+ *
+ *  - the levels: idgen.base36id_synchronous_commit, which only the server's
+ *    configuration sets, is the level every reservation is confirmed at (one
+ *    reservation serves every session); a session whose synchronous_commit
+ *    is higher asks for more, and waits for it on its own;
+ *  - which standbys are synchronous, so that a reservation confirmed by a
+ *    standby that is no longer synchronous is not relied on;
+ *  - the wait itself, in core's queue: the walsender that releases commits
+ *    up to an LSN releases us too, and the checkpointer releases everybody
+ *    when synchronous_standby_names is cleared.
+ *
+ * Not SyncRepWaitForLSN(): it wants interrupts held (a commit in WAL must
+ * not fail), turns a cancel into a WARNING about a commit, and caps a
+ * record that is not a commit at remote flush.  So the queue is joined as
+ * SyncRepWaitForLSN() joins it (SyncRepQueueInsert() is static), and left
+ * as SyncRepCancelWait() leaves it, on any error or exit too: a walsender
+ * or the checkpointer then never finds us in it, and the next commit of
+ * this backend finds MyProc's fields as core leaves them.  The protocol is
+ * the same from 15 to 19 (checked against their syncrep.c); 15 keeps the
+ * queue in a SHM_QUEUE, 16 and later in a dlist.
+ */
+#include "base36id_sync.h"
+
+#include "access/xact.h"
+#include "common/hashfn.h"
+#include "miscadmin.h"
+#include "replication/syncrep.h"
+#include "replication/walsender.h"
+#include "replication/walsender_private.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "storage/lwlock.h"
+#include "storage/proc.h"
+#include "utils/guc.h"
+#include "utils/wait_event.h"
+
+/*
+ * idgen.base36id_synchronous_commit: the level every reservation is
+ * confirmed at.  PGC_SIGHUP, so only the server's configuration sets it:
+ * synchronous_commit itself can be lowered by any role for itself (SET,
+ * ALTER ROLE/DATABASE ... SET, connection options).
+ */
+static int	sync_commit_floor = SYNCHRONOUS_COMMIT_REMOTE_FLUSH;
+
+static const struct config_enum_entry sync_commit_options[] = {
+	{"off", SYNCHRONOUS_COMMIT_OFF, false},
+	{"local", SYNCHRONOUS_COMMIT_LOCAL_FLUSH, false},
+	{"remote_write", SYNCHRONOUS_COMMIT_REMOTE_WRITE, false},
+	{"on", SYNCHRONOUS_COMMIT_REMOTE_FLUSH, false},
+	{"remote_apply", SYNCHRONOUS_COMMIT_REMOTE_APPLY, false},
+	{NULL, 0, false}
+};
+
+void
+base36id_sync_init(void)
+{
+	DefineCustomEnumVariable("idgen.base36id_synchronous_commit",
+							 "Level at which synchronous standbys confirm each second base36id_generate() reserves, for every session.",
+							 "A session whose synchronous_commit is higher waits for that level on its own; nothing a session sets lowers it.",
+							 &sync_commit_floor,
+							 SYNCHRONOUS_COMMIT_REMOTE_FLUSH,
+							 sync_commit_options,
+							 PGC_SIGHUP,
+							 0,
+							 NULL, NULL, NULL);
+}
+
+int
+base36id_sync_floor(void)
+{
+	return sync_commit_floor;
+}
+
+int
+base36id_sync_level(void)
+{
+	return Max(sync_commit_floor, synchronous_commit);
+}
+
+/*
+ * Whether synchronous standbys are defined, as the checkpointer last told
+ * waiting backends (a backend's own synchronous_standby_names is only
+ * reloaded between statements).  The flag is one byte of WalSndCtl: a bool
+ * sync_standbys_defined until 13.20, 14.17, 15.12, 16.8 and 17.4, since then
+ * bits sync_standbys_status, whose INIT bit is clear until the checkpointer
+ * first set it (then the setting tells, as in core).  A module built against
+ * either kind of headers may run on either kind of server, so the byte is
+ * read as a byte, never as the headers' type: built against the older
+ * headers, a bool holding 3 would be undefined behaviour, and GCC at -O2
+ * then drops the test of the DEFINED bit.  What the byte means is the
+ * running server's business: its version tells.  Read without SyncRepLock
+ * it is a hint, as in core's fast path; joining the queue takes the lock.
+ */
+#ifdef SYNC_STANDBY_DEFINED
+#define SYNC_STANDBYS_MEMBER sync_standbys_status
+StaticAssertDecl(SYNC_STANDBY_INIT == 0x01 && SYNC_STANDBY_DEFINED == 0x02,
+				 "the bits of sync_standbys_status");
+#else
+#define SYNC_STANDBYS_MEMBER sync_standbys_defined
+#endif
+#define STATUS_INIT 0x01
+#define STATUS_DEFINED 0x02
+
+static uint8
+sync_standbys_byte(void)
+{
+	StaticAssertStmt(sizeof(((WalSndCtlData *) NULL)->SYNC_STANDBYS_MEMBER) == 1,
+					 "the flag is one byte");
+	return *((const volatile uint8 *) WalSndCtl +
+			 offsetof(WalSndCtlData, SYNC_STANDBYS_MEMBER));
+}
+
+/* whether the running server's byte is sync_standbys_status (see above) */
+static bool
+sync_standbys_flag_is_bits(void)
+{
+	/* the first minor release with the bits, per major */
+	static const int first_with_bits[][2] = {
+		{13, 21}, {14, 18}, {15, 13}, {16, 9}, {17, 5}
+	};
+	static int	is_bits = -1;
+
+	if (is_bits < 0)
+	{
+		int			num = atoi(GetConfigOption("server_version_num", false, false));
+		int			i;
+
+		is_bits = num >= 180000;
+		for (i = 0; i < lengthof(first_with_bits); i++)
+			if (num / 10000 == first_with_bits[i][0])
+				is_bits = num % 100 >= first_with_bits[i][1];
+	}
+	return is_bits;
+}
+
+static bool
+sync_standbys_defined(void)
+{
+	uint8		flag = sync_standbys_byte();
+
+	if (!sync_standbys_flag_is_bits())
+		return flag != 0;
+	if (flag & STATUS_INIT)
+		return (flag & STATUS_DEFINED) != 0;
+	return SyncRepStandbyNames != NULL && SyncRepStandbyNames[0] != '\0';
+}
+
+/*
+ * The synchronous standbys, as the walsenders choose them when they release
+ * waiters (SyncRepGetCandidateStandbys(): with FIRST n the n of highest
+ * priority, with ANY n every candidate), and how many are needed.  A
+ * walsender keeps its pid for the life of its connection and its priority
+ * until the names change, and a standby's positions only move forward in
+ * it: while the number stays the same, what they confirmed stays confirmed.
+ */
+uint64
+base36id_sync_standbys(void)
+{
+	SyncRepStandbyData *standbys;
+	int			n;
+	int			i;
+	uint64		h;
+	int32		key[3];
+
+	if (max_wal_senders == 0 || !sync_standbys_defined())
+		return BASE36ID_SYNC_NONE;
+	n = SyncRepGetCandidateStandbys(&standbys);
+	key[0] = SyncRepConfig ? SyncRepConfig->num_sync : -1;
+	key[1] = SyncRepConfig ? SyncRepConfig->syncrep_method : -1;
+	key[2] = n;
+	h = hash_bytes_extended((const unsigned char *) key, sizeof(key), 0);
+	for (i = 0; i < n; i++)
+	{
+		key[0] = standbys[i].walsnd_index;
+		key[1] = standbys[i].pid;
+		key[2] = standbys[i].sync_standby_priority;
+		h = hash_bytes_extended((const unsigned char *) key, sizeof(key), h);
+	}
+	pfree(standbys);
+	/* never one of the two reserved values */
+	return h > BASE36ID_SYNC_UNSURE ? h : h + 2;
+}
+
+/* core's queue: as SyncRepQueueInsert(), ordered by LSN; holding SyncRepLock */
+static void
+queue_insert(int mode)
+{
+#if PG_VERSION_NUM >= 160000
+	dlist_head *queue = &WalSndCtl->SyncRepQueue[mode];
+	dlist_iter	iter;
+
+	dlist_reverse_foreach(iter, queue)
+	{
+		PGPROC	   *proc = dlist_container(PGPROC, syncRepLinks, iter.cur);
+
+		if (proc->waitLSN < MyProc->waitLSN)
+		{
+			dlist_insert_after(&proc->syncRepLinks, &MyProc->syncRepLinks);
+			return;
+		}
+	}
+	dlist_push_head(queue, &MyProc->syncRepLinks);
+#else
+	SHM_QUEUE  *queue = &WalSndCtl->SyncRepQueue[mode];
+	PGPROC	   *proc = (PGPROC *) SHMQueuePrev(queue, queue,
+											   offsetof(PGPROC, syncRepLinks));
+
+	while (proc && proc->waitLSN >= MyProc->waitLSN)
+		proc = (PGPROC *) SHMQueuePrev(queue, &proc->syncRepLinks,
+									   offsetof(PGPROC, syncRepLinks));
+	SHMQueueInsertAfter(proc ? &proc->syncRepLinks : queue, &MyProc->syncRepLinks);
+#endif
+}
+
+static bool
+queue_detached(void)
+{
+#if PG_VERSION_NUM >= 160000
+	return dlist_node_is_detached(&MyProc->syncRepLinks);
+#else
+	return SHMQueueIsDetached(&MyProc->syncRepLinks);
+#endif
+}
+
+/*
+ * The wait is over, whatever ended it (error, exit or a walsender): out of
+ * the queue unless a walsender took us out, and MyProc as core expects it,
+ * as SyncRepCancelWait() leaves it.
+ */
+static void
+queue_leave(int code, Datum arg)
+{
+	LWLockAcquire(SyncRepLock, LW_EXCLUSIVE);
+	if (!queue_detached())
+	{
+#if PG_VERSION_NUM >= 160000
+		dlist_delete_thoroughly(&MyProc->syncRepLinks);
+#else
+		SHMQueueDelete(&MyProc->syncRepLinks);
+#endif
+	}
+	MyProc->syncRepState = SYNC_REP_NOT_WAITING;
+	MyProc->waitLSN = InvalidXLogRecPtr;
+	LWLockRelease(SyncRepLock);
+}
+
+/* names the second in an error that ends the wait */
+static void
+sync_wait_context(void *arg)
+{
+	errcontext("waiting for synchronous standbys to confirm base36id second " INT64_FORMAT "; no id of it was handed out",
+			   *(int64 *) arg);
+}
+
+void
+base36id_sync_wait(XLogRecPtr lsn, int level, int64 second)
+{
+	int			mode;
+	bool		joined = false;
+	ErrorContextCallback errcallback;
+
+	Assert(level > SYNCHRONOUS_COMMIT_LOCAL_FLUSH);
+	/* an ERROR here must not become a PANIC, and a cancel must be seen */
+	Assert(CritSectionCount == 0);
+	if (max_wal_senders == 0)
+		return;
+	if (level == SYNCHRONOUS_COMMIT_REMOTE_WRITE)
+		mode = SYNC_REP_WAIT_WRITE;
+	else if (level == SYNCHRONOUS_COMMIT_REMOTE_APPLY)
+		mode = SYNC_REP_WAIT_APPLY;
+	else
+		mode = SYNC_REP_WAIT_FLUSH;
+
+	/* the server's version is read once, not under the lock below */
+	(void) sync_standbys_flag_is_bits();
+
+	errcallback.callback = sync_wait_context;
+	errcallback.arg = &second;
+	errcallback.previous = error_context_stack;
+	error_context_stack = &errcallback;
+	PG_ENSURE_ERROR_CLEANUP(queue_leave, (Datum) 0);
+	{
+		/*
+		 * Under SyncRepLock, as SyncRepWaitForLSN(): a walsender advances
+		 * lsn[mode] and the checkpointer clears the flag under it too, then
+		 * wake whom they find in the queue, so no wakeup is lost.
+		 */
+		LWLockAcquire(SyncRepLock, LW_EXCLUSIVE);
+		Assert(queue_detached() && MyProc->syncRepState == SYNC_REP_NOT_WAITING);
+		if (sync_standbys_defined() && lsn > WalSndCtl->lsn[mode])
+		{
+			MyProc->waitLSN = lsn;
+			MyProc->syncRepState = SYNC_REP_WAITING;
+			queue_insert(mode);
+			joined = true;
+		}
+		LWLockRelease(SyncRepLock);
+
+		while (joined)
+		{
+			/* reset before testing: the waker sets the state, then the latch */
+			ResetLatch(MyLatch);
+			if (MyProc->syncRepState == SYNC_REP_WAIT_COMPLETE)
+				break;
+			CHECK_FOR_INTERRUPTS();
+			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_EXIT_ON_PM_DEATH, -1,
+							 WAIT_EVENT_SYNC_REP);
+		}
+	}
+	PG_END_ENSURE_ERROR_CLEANUP(queue_leave, (Datum) 0);
+	error_context_stack = errcallback.previous;
+
+	if (joined)
+	{
+		/*
+		 * The waker took us out of the queue before it set the state; as in
+		 * SyncRepWaitForLSN(), our own fields need no lock once out.
+		 */
+		pg_read_barrier();
+		Assert(queue_detached());
+		MyProc->syncRepState = SYNC_REP_NOT_WAITING;
+		MyProc->waitLSN = InvalidXLogRecPtr;
+	}
+}

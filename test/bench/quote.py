@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""Quotes the benchmark reports of every major in doc/performance.md.
+
+Usage: quote.py [--check] [ROOT]
+
+doc/performance.md holds blocks between "<!-- quote NAME -->" and
+"<!-- /quote -->"; each is a table made from the reports
+test/bench/results/pg<major>/bench.md (15, 17, 18, 19beta1), one column per
+major.  Without --check the blocks are rewritten from the reports (run it
+after regenerating them); with --check it exits 1 when a block differs from
+what the reports give, so the page never quotes other figures than theirs,
+or when a report is not a well-formed full-scale report of a release build
+(test/bench/check.py).  Prints "bench-quote: N passed, M failed".
+"""
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check  # noqa: E402  (test/bench/check.py)
+
+MAJORS = ["15", "17", "18", "19beta1"]
+PAGE = "doc/performance.md"
+# part 1's rows quoted, by the start of their label
+COST_ROWS = ["`gen_random_uuid()`", "`uuidv7()`", "pasted UUIDv7, plpgsql", "`nextval(",
+             "`iuid_generate(", "`flaxid_generate()`", "`distid128_generate()`",
+             "`distid_generate()`, within", "`distid_generate_dense()`", "`base36id_generate()`, within",
+             "`public_id(g::bigint, key)`", "pgcrypto"]
+
+
+def cells(line):
+    return [c.strip() for c in line.strip()[1:-1].split("|")]
+
+
+def read_report(path):
+    """{'header': {name: value}, 'tables': {section: [(head, rows)]}}"""
+    rep = {"header": {}, "tables": {}, "title": ""}
+    section = None
+    lines = open(path, encoding="utf-8").read().splitlines()
+    rep["title"] = lines[0] if lines else ""
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        m = re.match(r"- ([A-Za-z][A-Za-z ]*?)(?: \([^)]*\))?: (.*)$", line)
+        if m and section is None:
+            rep["header"][m.group(1)] = m.group(2)
+        m = re.match(r"### ([0-9]+)\.", line)
+        if m:
+            section = m.group(1)
+        if line.startswith("|"):
+            block = []
+            while i < len(lines) and lines[i].startswith("|"):
+                block.append(cells(lines[i]))
+                i += 1
+            rep["tables"].setdefault(section, []).append((block[0], block[2:]))
+            continue
+        i += 1
+    return rep
+
+
+def col(head, name):
+    for j, h in enumerate(head):
+        if h.lower().startswith(name.lower()):
+            return j
+    raise KeyError(name)
+
+
+def cell(ratio, spread):
+    """a ratio with its spread, "≈ " first when the spread crosses 1.0"""
+    m = re.fullmatch(r"([0-9.]+)–([0-9.]+)", spread)
+    if not m:
+        return ratio
+    cross = float(m.group(1)) <= 1 <= float(m.group(2))
+    return "%s%s (%s)" % ("≈ " if cross else "", ratio, spread)
+
+
+def pivot(reps, source, key, value, first):
+    """A table with one row per key and one column per major: key(row) and
+    value(head, row) of the table source(report) of each major's report;
+    first: the headers of the key's columns."""
+    keys, data = [], {}
+    # the newest major first: its rows (uuidv7() on 18 and later) come in their place
+    for m in reversed(MAJORS):
+        if m not in reps:
+            continue
+        head, body = source(reps[m])
+        for r in body:
+            k, v = key(r), value(head, r)
+            if v is None:
+                continue
+            if k not in keys:
+                keys.append(k)
+            data[(m, k)] = v
+    head = first + ["PostgreSQL %s" % m for m in MAJORS if m in reps]
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(first) + "---:|" * (len(head) - len(first))]
+    for k in keys:
+        out.append("| " + " | ".join(list(k) + [data.get((m, k), "–") for m in MAJORS if m in reps]) + " |")
+    return "\n".join(out)
+
+
+def block_runs(reps):
+    rows = []
+    for m in MAJORS:
+        if m not in reps:
+            continue
+        h = reps[m]["header"]
+        server = re.sub(r", build .*", "", h.get("Server", "?"))
+        asserts = "assertions on" if "debug_assertions = on" in h.get("Server", "") else "release build"
+        load = re.match(r"([0-9.]+) before, ([0-9.]+) after", h.get("Load average", ""))
+        run = re.match(r"([0-9]+) s", h.get("Run time", ""))
+        cmd = re.match(r"`([^`]*)`", h.get("Command", ""))
+        rows.append(["[%s](../test/bench/results/pg%s/bench.md)" % (server, m), asserts,
+                     "`%s`" % (cmd.group(1) if cmd else "?"),
+                     "%s → %s" % (load.group(1), load.group(2)) if load else "?",
+                     "%s s" % run.group(1) if run else "?"])
+    return "\n".join(["| report | server | command | load average before → after | run time |",
+                      "|---|---|---|---:|---:|"] + ["| " + " | ".join(r) + " |" for r in rows])
+
+
+def cost_cell(head, r):
+    """part 1's time per id and ratio, for the rows quoted"""
+    if not any(r[0].startswith(label) for label in COST_ROWS):
+        return None
+    ratio, spread = r[col(head, "gen_random_uuid() ÷ this")], r[col(head, "spread")]
+    if ratio == "–":
+        ratio = "1.00×"
+    elif spread == "n/a":
+        ratio += " (spread n/a)"
+    else:
+        ratio = cell(ratio, spread)
+    return "%s ns; %s" % (grouped(r[col(head, "ns/id net")]), ratio)
+
+
+def grouped(number):
+    """a figure with its thousands grouped (1,397.6), as the user pages write them"""
+    m = re.fullmatch(r"(-?)([0-9]+)(\.[0-9]+)?", number)
+    return "%s%s%s" % (m.group(1), "{:,}".format(int(m.group(2))), m.group(3) or "") if m else number
+
+
+def ratio_cell(name):
+    """the ratio of column NAME with the spread that follows it"""
+    def value(head, r):
+        spread = r[col(head, "spread")]
+        return r[col(head, name)] if spread == "–" else cell(r[col(head, name)], spread)
+    return value
+
+
+def summary_cell(name):
+    """the cell of column NAME of a summary table (none: no such column)"""
+    def value(head, r):
+        try:
+            return r[col(head, name)]
+        except KeyError:
+            return None
+    return value
+
+
+BLOCKS = {
+    "runs": block_runs,
+    "cost": lambda r: pivot(r, lambda p: p["tables"]["1"][0], lambda row: (row[0],), cost_cell,
+                            ["ns per id net; gen_random_uuid() ÷ this, median (spread); the rates: "
+                             "[distid](generation.md#distid), [base36id](base36id.md#how-it-generates)"]),
+    "parity": lambda r: pivot(r, lambda p: p["tables"]["4"][0], lambda row: (row[0], row[1]),
+                              ratio_cell("core ÷ idgen, median"), ["idgen vs core type", "operation"]),
+    "bulk": lambda r: pivot(r, lambda p: p["tables"]["2"][0], lambda row: (row[0],),
+                            ratio_cell("vs bigserial"), ["primary key"]),
+    # part 3's summaries: leaf density, then throughput
+    "density-batch-4": lambda r: pivot(r, lambda p: p["tables"]["3"][1], lambda row: (row[0],),
+                                       summary_cell("batch, 4 clients"), ["primary key"]),
+    "throughput-batch-4": lambda r: pivot(r, lambda p: p["tables"]["3"][2], lambda row: (row[0],),
+                                          summary_cell("batch, 4 clients"), ["primary key"]),
+    "throughput-single-4": lambda r: pivot(r, lambda p: p["tables"]["3"][2], lambda row: (row[0],),
+                                           summary_cell("single-row, 4 clients"), ["primary key"]),
+}
+
+
+def main(argv):
+    checking = "--check" in argv
+    args = [a for a in argv if a != "--check"]
+    root = args[0] if args else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    reps = {}
+    passed = failed = 0
+    for m in MAJORS:
+        p = os.path.join(root, "test", "bench", "results", "pg%s" % m, "bench.md")
+        if os.path.exists(p):
+            reps[m] = read_report(p)
+            if checking:
+                errs, what = check.check(open(p, encoding="utf-8").read())
+                if not errs and not what.startswith("scale full,"):
+                    errs = ["not a full-scale report"]
+                if not errs and not what.endswith("assertions off"):
+                    errs = ["made on a server with assertions"]
+                for e in errs:
+                    print("%s: %s" % (os.path.relpath(p, root), e))
+                failed += 1 if errs else 0
+                passed += 0 if errs else 1
+    page = os.path.join(root, PAGE)
+    text = open(page, encoding="utf-8").read()
+
+    def redo(m):
+        nonlocal passed, failed
+        name = m.group(1)
+        if name not in BLOCKS:
+            print("%s: unknown quote block %r" % (PAGE, name))
+            failed += 1
+            return m.group(0)
+        new = "<!-- quote %s -->\n%s\n<!-- /quote -->" % (name, BLOCKS[name](reps))
+        if not checking:
+            passed += 1
+        else:
+            if new == m.group(0):
+                passed += 1
+            else:
+                print("%s: the block %r does not quote the reports (run: python3 test/bench/quote.py)" % (PAGE, name))
+                failed += 1
+        return new
+
+    new = re.sub(r"<!-- quote ([a-z0-9-]+) -->\n.*?<!-- /quote -->", redo, text, flags=re.S)
+    if not re.search(r"<!-- quote ", text):
+        print("%s: no quote block" % PAGE)
+        failed += 1
+    if len(reps) != len(MAJORS):
+        print("reports missing for: %s" % ", ".join(m for m in MAJORS if m not in reps))
+        failed += 1
+    if not checking and new != text:
+        open(page, "w", encoding="utf-8").write(new)
+    print("bench-quote: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

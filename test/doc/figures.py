@@ -1,0 +1,207 @@
+#!/usr/bin/python3
+"""One home per figure: a number with a unit, a percentage or a rate stands
+unlinked in one page only, however it is worded.
+
+Usage: figures.py ROOT [PAGE...]   (default: README.md, CHANGELOG.md and
+                                    doc/*.md; CONTRIBUTING.md's figures are
+                                    test timings, not facts users read)
+
+The lexical duplicate check (duplicates.py) sees a sentence copied; this one
+sees a figure restated in other words ("1296 ids per second" and "1,296 ids
+a second", "1000 ms" and "1 s").  Outside code, every figure is read and
+normalised:
+
+    time        1000 ms, 1 s, 1-second, 244 ns, 1.95 µs, 34 minutes -> seconds
+    size        16 B, 16 bytes, 4 KiB, 64 kB, 1 GB                     -> bytes
+    bits        54-bit, 42 fresh random bits                           -> bits
+    text        9 characters, 36-char, 28-digit                        -> characters
+    percentage  90 %, 67.6%, 65–67 % (both ends)                       -> %
+    ratio       15.3×                                                  -> ×
+    rate        1296 ids per second, 128 ids/ms, 1M ids/s, 1296/s             -> ids per second
+    count       128,000 ids, 4 to 8 million ids                        -> ids
+
+A figure may stand in many pages, but only one of them may state it
+unlinked: everywhere else the paragraph (or table row, or the header of its
+table) that quotes it links to a page that states it too, its home.  A page may repeat its own figures.
+Prints one line per figure stated in more than one page and
+"docs-figures: N passed, M failed".
+"""
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import Tally, user_pages   # noqa: E402
+
+FENCE = re.compile(r"^(```|~~~).*?^\1[ \t]*$", re.M | re.S)
+CODE = re.compile(r"`[^`\n]*`")
+LINK = re.compile(r"(?<!!)\[((?:[^\]\[]|\[[^\]]*\])*)\]\(([^)\s]*)\)")
+COMMENT = re.compile(r"<!--.*?-->", re.S)
+
+NUM = (r"(?<![\w.,/^⁰¹²³⁴⁵⁶⁷⁸⁹−-])"
+       r"(\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?)"
+       r"(?:\s*(million|thousand|[KM](?=\s*ids)))?")
+RANGE = r"(?:\s*(?:–|-|to|…)\s*(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?))?"
+TIME = {"ns": 1e-9, "nanosecond": 1e-9, "nanoseconds": 1e-9,
+        "µs": 1e-6, "us": 1e-6, "microsecond": 1e-6, "microseconds": 1e-6,
+        "ms": 1e-3, "millisecond": 1e-3, "milliseconds": 1e-3,
+        "s": 1, "sec": 1, "second": 1, "seconds": 1,
+        "min": 60, "minute": 60, "minutes": 60,
+        "h": 3600, "hour": 3600, "hours": 3600,
+        "day": 86400, "days": 86400, "year": 31557600, "years": 31557600}
+SIZE = {"b": 1, "byte": 1, "bytes": 1, "kib": 1024, "kb": 1024, "mib": 1 << 20,
+        "mb": 1 << 20, "gib": 1 << 30, "gb": 1 << 30}
+RATE_UNIT = {"s": 1, "second": 1, "sec": 1, "ms": 1000, "millisecond": 1000,
+             "minute": 1 / 60, "min": 1 / 60}
+PATTERNS = [
+    # rates: "1296 ids per second", "128 ids/ms", "1,296 base36ids a second", "1M ids/s"
+    ("rate", re.compile(NUM + r"\s+(?:[\w-]+\s+){0,2}?(?:ids|base36ids|rows|calls)\s*"
+                        r"(?:per|a|/|an)\s*(s|second|sec|ms|millisecond|minute|min)\b", re.I)),
+    ("rate", re.compile(NUM + r"\s*/\s*(s|ms)\b")),
+    ("percentage", re.compile(NUM + RANGE + r"\s*%")),
+    ("ratio", re.compile(NUM + r"\s*×")),
+    ("time", re.compile(NUM + RANGE + r"[\s-]*(" + "|".join(sorted(TIME, key=len, reverse=True))
+                        + r")(?![\w/%])(?!-?(?:bit|byte|char|digit))")),
+    ("size", re.compile(NUM + r"[\s-]*(KiB|kB|KB|MiB|MB|GiB|GB|B|bytes?)\b")),
+    ("bits", re.compile(NUM + r"(?:[\s-](?:[a-z-]+\s+){0,2}?)?[\s-]*bits?\b", re.I)),
+    ("text", re.compile(NUM + r"[\s-](?:[a-z-]+\s+){0,1}?(?:char|chars|characters?|digits?)\b", re.I)),
+    ("count", re.compile(NUM + RANGE + r"\s+(?:\w+\s+)?(?:ids|base36ids)\b(?!\s*(?:per|a|/)\s)",
+                         re.I)),
+]
+
+
+def value(num, mult):
+    v = float(num.replace(",", ""))
+    if mult:
+        v *= {"million": 1e6, "thousand": 1e3, "K": 1e3, "M": 1e6}[mult if mult in "KM" else mult.lower()]
+    return v
+
+
+def fmt(v):
+    return ("%.6g" % v)
+
+
+def figures(text):
+    """Normalised figures of a piece of prose (code already removed)."""
+    found, taken = set(), []
+    for kind, rx in PATTERNS:
+        for m in rx.finditer(text):
+            if any(a < m.end() and m.start() < b for a, b in taken):
+                continue
+            num, mult = m.group(1), m.group(2)
+            v = value(num, mult)
+            ends = [v]
+            if kind in ("percentage", "time", "count") and m.group(3):
+                ends.append(value(m.group(3), mult))
+            if kind == "time":
+                unit = m.group(4)
+                scale = TIME[unit] if unit in TIME else TIME[unit.lower()]
+                for e in ends:
+                    found.add(("time", fmt(e * scale) + " s"))
+            elif kind == "rate":
+                found.add(("rate", fmt(v * RATE_UNIT[m.group(3).lower()]) + " ids/s"))
+            elif kind == "size":
+                found.add(("size", fmt(v * SIZE[m.group(3).lower()]) + " bytes"))
+            elif kind == "percentage":
+                for e in ends:
+                    found.add(("percentage", fmt(e) + " %"))
+            elif kind == "ratio":
+                found.add(("ratio", fmt(v) + "×"))
+            elif kind == "count":
+                for e in ends:
+                    found.add(("count", fmt(e) + " ids"))
+            else:
+                found.add((kind, fmt(v) + " " + kind))
+            taken.append((m.start(), m.end()))
+    return found
+
+
+def units(text, keep_code=False):
+    """(unit text, link targets) per paragraph, list item or table row
+    (inline code left out, or kept without its backticks); a
+    link in a table's header row counts for every row of that table (a
+    column headed "size ([formats](formats.md))" quotes its figures)."""
+    text = COMMENT.sub("", FENCE.sub("\n", text))
+    out, para = [], []
+    header, prev = [], ""
+
+    def flush():
+        if para:
+            out.append(("\n".join(para), []))
+            para.clear()
+
+    for line in text.splitlines():
+        s = line.strip()
+        if s.startswith("|"):
+            flush()
+            if re.fullmatch(r"\|[-:| ]+\|?", s):
+                header = [t for _, t in LINK.findall(prev)]   # the row above was the header
+            elif not prev.strip().startswith("|"):
+                header = []
+            out.append((line, header))
+        elif not s or s.startswith("#"):
+            flush()
+            if s:
+                out.append((line, []))
+        elif re.match(r"([-*+]|\d+\.)\s", s):
+            flush()
+            para.append(line)
+        else:
+            para.append(line)
+        prev = line
+    flush()
+    for u, inherited in out:
+        targets = [t for _, t in LINK.findall(u)] + inherited
+        prose = LINK.sub(lambda m: m.group(1), u)
+        prose = prose.replace("`", "") if keep_code else CODE.sub(" ", prose)
+        yield prose, targets
+
+
+def resolve(page, target, root):
+    path = target.partition("#")[0]
+    if re.match(r"[a-z]+:", target):
+        return None
+    dest = os.path.normpath(os.path.join(root, os.path.dirname(page), path)) if path else \
+        os.path.join(root, page)
+    return os.path.relpath(dest, root)
+
+
+def main(root, pages=None):
+    root = os.path.realpath(root)
+    pages = pages or user_pages(root, contributing=False)
+    per_page, occurrences = {}, []
+    for page in pages:
+        with open(os.path.join(root, page), encoding="utf-8") as f:
+            text = f.read()
+        per_page[page] = set()
+        for prose, targets in units(text):
+            figs = figures(prose)
+            per_page[page] |= figs
+            linked = {resolve(page, t, root) for t in targets} - {None, page}
+            for fig in figs:
+                occurrences.append((fig, page, linked, " ".join(prose.split())))
+    # a figure is stated (unlinked) in a page unless its paragraph links to a page stating it
+    stated = {}
+    for fig, page, linked, prose in occurrences:
+        if not any(fig in per_page.get(l, ()) for l in linked):
+            stated.setdefault(fig, {}).setdefault(page, prose)
+    tally = Tally("docs-figures")
+    for fig in sorted(stated):
+        homes = stated[fig]
+        where = "; ".join(f"{p}: …{excerpt(s, fig)}…" for p, s in sorted(homes.items()))
+        tally.check(f"{fig[1]} ({fig[0]}) stated unlinked in {len(homes)} pages: {where}",
+                    len(homes) == 1, quiet=True)
+    return tally.done()
+
+def excerpt(prose, fig):
+    for m in re.finditer(r"\d[\d,.]*", prose):
+        window = prose[max(0, m.start() - 40):m.end() + 30]
+        if fig in figures(window):
+            return window
+    return prose[:70]
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        raise SystemExit(__doc__)
+    sys.exit(main(sys.argv[1], sys.argv[2:]))

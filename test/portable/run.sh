@@ -1,0 +1,40 @@
+# test/portable/run.sh — sourced by tools/test.sh after tools/lib.sh.
+#
+# run_portable (per major): idgen_portable, the SQL edition (portable/,
+# doc/portable.md).  portable-scripts: the committed scripts are those its
+# source generates.  portable: the TAP tests of this directory, against the
+# run's install tree (idgen_install puts idgen_portable in it): the three
+# ways to install it, pg_tle where it builds (tools/pgtlebuild.sh), the
+# cross-checks with the C types, the per-session rules, the road from one
+# to the other.
+
+run_portable() {
+	local tle= sharedir log=$IDGEN_WORK/portable-scripts.log
+	if /usr/bin/python3 "$IDGEN_BUILD/portable/generate.py" --check >"$log" 2>&1; then
+		record portable-scripts 1 0
+	else
+		cat "$log"
+		record portable-scripts 0 1
+	fi
+	# pg_tle refuses an extension name the server has a control file for:
+	# its test runs in a copy of the install tree (hard links) without
+	# idgen_portable's files, with pg_tle added
+	if idgen_deps "${IDGEN_PGTLE_BUILD_PACKAGES[@]}" && idgen_pgtle_build "$PG_MAJOR" && idgen_pgtle_built "$PG_MAJOR"; then
+		tle=$IDGEN_WORK/install-pg_tle
+		rm -rf "$tle"
+		cp -al "$IDGEN_WORK/install" "$tle"
+		sharedir=$("$PG_CONFIG" --sharedir)
+		rm -f "$tle$sharedir"/extension/idgen_portable[.-]*
+		cp -a "$IDGEN_PG_CACHE/pg_tle-$PG_MAJOR/." "$tle/"
+		rm -f "$tle/.idgen-built"
+		# the installation the test's node runs: the directory of bin/
+		tle=$tle$(dirname "$("$PG_CONFIG" --bindir)")
+	elif [[ " $IDGEN_PGTLE_MAJORS " == *" $PG_MAJOR "* ]]; then
+		record portable-pg_tle 0 1
+	else
+		skip "${SUITE_PREFIX}portable-pg_tle" 1 \
+			"pg_tle $IDGEN_PGTLE_VERSION does not build for PostgreSQL $PG_LABEL: $(idgen_pgtle_failure "$PG_MAJOR" | head -n 1)"
+	fi
+	IDGEN_PORTABLE_ROOT=$IDGEN_BUILD IDGEN_PORTABLE_TLE_INSTALL=$tle prove_suite portable portable
+	rm -rf "$IDGEN_WORK/install-pg_tle"
+}
