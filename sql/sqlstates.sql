@@ -125,6 +125,13 @@ BEGIN
 END $$;
 SELECT regress.err(format('COPY probe_bin FROM %L WITH (FORMAT binary)', regress.binfile('probe_')));
 SELECT regress.err(format('COPY probe_bin (d, i, f, b) FROM %L WITH (FORMAT binary)', regress.binfile('probe_')));
+-- each type on its own (its binary input reads the field inline): too short
+DO $$
+BEGIN
+	EXECUTE format('COPY (SELECT 1::int2) TO %L WITH (FORMAT binary)', regress.binfile('probe_'));
+END $$;
+SELECT c, regress.err(format('COPY probe_bin (%s) FROM %L WITH (FORMAT binary)', c, regress.binfile('probe_')))
+FROM unnest(ARRAY['i', 'd', 'f', 'b']) AS c;
 SELECT regress.rm(regress.binfile('probe_'));
 DROP TABLE probe_bin;
 DROP EXTENSION idgen;

@@ -8,7 +8,6 @@
 #include "core/bytes.h"
 #include "core/distid.h"
 #include "fixedid.h"
-#include "libpq/pqformat.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "storage/latch.h"
@@ -167,9 +166,9 @@ Datum
 distid_recv(PG_FUNCTION_ARGS)
 {
 	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
-	idg_u128	v = idg_load_be96((const uint8 *) pq_getmsgbytes(buf, DISTID_LEN));
+	idg_u128	v = idg_load_be96((const uint8 *) idgen_recv_bytes(buf, DISTID_LEN));
 
-	if (v > distid_max())
+	if (unlikely(v > distid_max()))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("invalid external binary representation for type %s", "distid"),
@@ -181,11 +180,7 @@ PG_FUNCTION_INFO_V1(distid_send);
 Datum
 distid_send(PG_FUNCTION_ARGS)
 {
-	StringInfoData buf;
-
-	pq_begintypsend(&buf);
-	pq_sendbytes(&buf, (char *) PG_GETARG_DISTID_P(0)->data, DISTID_LEN);
-	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+	PG_RETURN_BYTEA_P(idgen_fixed_send(PG_GETARG_DISTID_P(0)->data, DISTID_LEN));
 }
 
 PG_FUNCTION_INFO_V1(distid_to_numeric);

@@ -19,12 +19,25 @@ typedef struct fixed_sortsupport_state
 	hyperLogLogState abbr_card; /* cardinality estimator */
 } fixed_sortsupport_state;
 
+/* one comparator per width, the width a constant in each */
+static int
+fixed_cmp12(Datum x, Datum y, SortSupport ssup)
+{
+	return idgen_fixed_cmp(DatumGetPointer(x), DatumGetPointer(y), 12);
+}
+
+static int
+fixed_cmp16(Datum x, Datum y, SortSupport ssup)
+{
+	return idgen_fixed_cmp(DatumGetPointer(x), DatumGetPointer(y), 16);
+}
+
 static int
 fixed_cmp(Datum x, Datum y, SortSupport ssup)
 {
 	fixed_sortsupport_state *st = ssup->ssup_extra;
 
-	return memcmp(DatumGetPointer(x), DatumGetPointer(y), st->len);
+	return idgen_fixed_cmp(DatumGetPointer(x), DatumGetPointer(y), st->len);
 }
 
 static Datum
@@ -88,18 +101,27 @@ idgen_fixed_sortsupport(SortSupport ssup, int len)
 	Assert(len >= (int) sizeof(Datum));
 	st->len = len;
 	ssup->ssup_extra = st;
-	ssup->comparator = fixed_cmp;
+	ssup->comparator = len == 12 ? fixed_cmp12 : len == 16 ? fixed_cmp16 : fixed_cmp;
 
 	if (ssup->abbreviate)
 	{
 		st->estimating = true;
 		initHyperLogLog(&st->abbr_card, 10);
+		ssup->abbrev_full_comparator = ssup->comparator;
 		ssup->comparator = ssup_datum_unsigned_cmp;
 		ssup->abbrev_converter = fixed_abbrev_convert;
 		ssup->abbrev_abort = fixed_abbrev_abort;
-		ssup->abbrev_full_comparator = fixed_cmp;
 	}
 	MemoryContextSwitchTo(oldcontext);
+}
+
+void
+idgen_recv_underrun(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_PROTOCOL_VIOLATION),
+			 errmsg("insufficient data left in message")));
+	pg_unreachable();
 }
 
 #if PG_VERSION_NUM >= 180000

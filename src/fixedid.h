@@ -10,13 +10,62 @@
 #ifndef IDGEN_FIXEDID_H
 #define IDGEN_FIXEDID_H
 
-#include "postgres.h"
+#include "idgen.h"
 
 #include "common/hashfn.h"
 #include "fmgr.h"
+#include "lib/stringinfo.h"
+#include "port/pg_bswap.h"
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"
+#endif
 #include "utils/sortsupport.h"
 
 extern void idgen_fixed_sortsupport(SortSupport ssup, int len);
+
+/*
+ * The order of memcmp() on big-endian bytes, as unsigned integers of 8 and
+ * then 8 or 4 bytes: no call into the C library for a 12- or 16-byte id
+ * (len is a constant wherever this is inlined).
+ */
+static inline int
+idgen_fixed_cmp(const void *a, const void *b, int len)
+{
+	const char *pa = a;
+	const char *pb = b;
+	uint64		x,
+				y;
+
+	StaticAssertStmt(sizeof(x) == 8, "64-bit words");
+	memcpy(&x, pa, 8);
+	memcpy(&y, pb, 8);
+	if (x != y)
+		return pg_ntoh64(x) < pg_ntoh64(y) ? -1 : 1;
+	if (len == 16)
+	{
+		memcpy(&x, pa + 8, 8);
+		memcpy(&y, pb + 8, 8);
+		if (x != y)
+			return pg_ntoh64(x) < pg_ntoh64(y) ? -1 : 1;
+		return 0;
+	}
+	if (len == 12)
+	{
+		uint32		x4,
+					y4;
+
+		memcpy(&x4, pa + 8, 4);
+		memcpy(&y4, pb + 8, 4);
+		if (x4 != y4)
+			return pg_ntoh32(x4) < pg_ntoh32(y4) ? -1 : 1;
+		return 0;
+	}
+	{
+		int			c = memcmp(pa + 8, pb + 8, len - 8);
+
+		return c < 0 ? -1 : c > 0;
+	}
+}
 
 /*
  * B-tree skip support (PostgreSQL 18): the next id above or below, as a
@@ -65,13 +114,46 @@ extern void idgen_skipsupport_unavailable(void) pg_attribute_noreturn();
 	}
 #endif
 
+/*
+ * pq_getmsgbytes() inline, for the binary input of an id (COPY FROM calls
+ * it once a value): its check, its error (out of line, so the hot path keeps
+ * its registers), its result.
+ */
+pg_noreturn extern void idgen_recv_underrun(void) pg_attribute_cold;
+
+static inline const char *
+idgen_recv_bytes(StringInfo buf, int len)
+{
+	const char *p;
+
+	if (unlikely(len > buf->len - buf->cursor))
+		idgen_recv_underrun();
+	p = &buf->data[buf->cursor];
+	buf->cursor += len;
+	return p;
+}
+
+/*
+ * The binary form of a fixed-width id: its bytes in a bytea of one
+ * allocation of its own size (pq_begintypsend() would start a 1 kB buffer).
+ */
+static inline bytea *
+idgen_fixed_send(const void *data, int len)
+{
+	bytea	   *result = palloc(VARHDRSZ + len);
+
+	SET_VARSIZE(result, VARHDRSZ + len);
+	memcpy(VARDATA(result), data, len);
+	return result;
+}
+
 #define IDGEN_FIXED_ID_CMP_OP(prefix, name, len, test) \
 	PG_FUNCTION_INFO_V1(prefix##_##name); \
 	Datum prefix##_##name(PG_FUNCTION_ARGS); \
 	Datum \
 	prefix##_##name(PG_FUNCTION_ARGS) \
 	{ \
-		int			c = memcmp(PG_GETARG_POINTER(0), PG_GETARG_POINTER(1), (len)); \
+		int			c = idgen_fixed_cmp(PG_GETARG_POINTER(0), PG_GETARG_POINTER(1), (len)); \
 		PG_RETURN_BOOL(c test 0); \
 	}
 
@@ -83,7 +165,7 @@ extern void idgen_skipsupport_unavailable(void) pg_attribute_noreturn();
 	{ \
 		Pointer		a = PG_GETARG_POINTER(0); \
 		Pointer		b = PG_GETARG_POINTER(1); \
-		PG_RETURN_POINTER(memcmp(a, b, (len)) test 0 ? a : b); \
+		PG_RETURN_POINTER(idgen_fixed_cmp(a, b, (len)) test 0 ? a : b); \
 	}
 
 #define IDGEN_FIXED_ID_FUNCTIONS(prefix, len) \
@@ -100,8 +182,7 @@ extern void idgen_skipsupport_unavailable(void) pg_attribute_noreturn();
 	Datum \
 	prefix##_cmp(PG_FUNCTION_ARGS) \
 	{ \
-		int			c = memcmp(PG_GETARG_POINTER(0), PG_GETARG_POINTER(1), (len)); \
-		PG_RETURN_INT32(c < 0 ? -1 : c > 0); \
+		PG_RETURN_INT32(idgen_fixed_cmp(PG_GETARG_POINTER(0), PG_GETARG_POINTER(1), (len))); \
 	} \
 	PG_FUNCTION_INFO_V1(prefix##_sortsupport); \
 	Datum prefix##_sortsupport(PG_FUNCTION_ARGS); \

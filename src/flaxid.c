@@ -5,7 +5,6 @@
 
 #include "core/flaxid.h"
 #include "fixedid.h"
-#include "libpq/pqformat.h"
 
 static const idgen_time_span flaxid_span = {
 	.typname = "flaxid",
@@ -51,22 +50,29 @@ flaxid_arg(FunctionCallInfo fcinfo)
 	return idg_load_be96((const uint8 *) PG_GETARG_POINTER(0));
 }
 
+/* 22P02 for text that is not a flaxid, out of line: the common path stays lean */
+static pg_noinline Datum
+flaxid_in_invalid(const char *input, Node *escontext)
+{
+	uint8		unused[FLAXID_LEN];
+	size_t		offset;
+
+	if (flaxid_parse_bytes(input, unused, &offset) == FLAXID_PARSE_LENGTH)
+		idgen_invalid_input(escontext, "flaxid", input,
+							errdetail("Expected %d characters, found %zu.", FLAXID_TEXT_LEN, offset));
+	idgen_invalid_input(escontext, "flaxid", input, idgen_errdetail_bad_char(input, offset));
+}
+
 PG_FUNCTION_INFO_V1(flaxid_in);
 Datum
 flaxid_in(PG_FUNCTION_ARGS)
 {
 	char	   *input = PG_GETARG_CSTRING(0);
-	idg_u128	v;
-	size_t		offset;
-	flaxid_parse_status st = flaxid_parse(input, &v, &offset);
+	uint8	   *result = palloc(FLAXID_LEN);
 
-	if (st == FLAXID_PARSE_LENGTH)
-		idgen_invalid_input(fcinfo->context, "flaxid", input,
-							errdetail("Expected %d characters, found %zu.", FLAXID_TEXT_LEN, offset));
-	if (st != FLAXID_PARSE_OK)
-		idgen_invalid_input(fcinfo->context, "flaxid", input,
-							idgen_errdetail_bad_char(input, offset));
-	return flaxid_datum(v);
+	if (likely(flaxid_decode(input, result)))
+		PG_RETURN_POINTER(result);
+	return flaxid_in_invalid(input, fcinfo->context);
 }
 
 PG_FUNCTION_INFO_V1(flaxid_out);
@@ -75,7 +81,7 @@ flaxid_out(PG_FUNCTION_ARGS)
 {
 	char	   *out = palloc(FLAXID_TEXT_LEN + 1);
 
-	flaxid_format(flaxid_arg(fcinfo), out);
+	flaxid_format_bytes((const uint8 *) PG_GETARG_POINTER(0), out);
 	PG_RETURN_CSTRING(out);
 }
 
@@ -87,7 +93,7 @@ flaxid_recv(PG_FUNCTION_ARGS)
 	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
 	uint8	   *result = palloc(FLAXID_LEN);
 
-	memcpy(result, pq_getmsgbytes(buf, FLAXID_LEN), FLAXID_LEN);
+	memcpy(result, idgen_recv_bytes(buf, FLAXID_LEN), FLAXID_LEN);
 	PG_RETURN_POINTER(result);
 }
 
@@ -95,11 +101,7 @@ PG_FUNCTION_INFO_V1(flaxid_send);
 Datum
 flaxid_send(PG_FUNCTION_ARGS)
 {
-	StringInfoData buf;
-
-	pq_begintypsend(&buf);
-	pq_sendbytes(&buf, (char *) PG_GETARG_POINTER(0), FLAXID_LEN);
-	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+	PG_RETURN_BYTEA_P(idgen_fixed_send(PG_GETARG_POINTER(0), FLAXID_LEN));
 }
 
 PG_FUNCTION_INFO_V1(flaxid_generate);

@@ -6,7 +6,6 @@
 
 #include "fixedid.h"
 #include "core/uuidtext.h"
-#include "libpq/pqformat.h"
 #include "utils/uuid.h"
 
 static const idgen_time_span iuid_span = {
@@ -114,21 +113,26 @@ iuid_out(PG_FUNCTION_ARGS)
 	PG_RETURN_CSTRING(out);
 }
 
+pg_noreturn static void
+iuid_recv_invalid(const uint8 *data)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+			 errmsg("invalid external binary representation for type %s", "iuid"),
+			 iuid_errdetail_check(iuid_validate(data), data)));
+	pg_unreachable();
+}
+
 PG_FUNCTION_INFO_V1(iuid_recv);
 Datum
 iuid_recv(PG_FUNCTION_ARGS)
 {
 	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
 	iuid	   *result = palloc(sizeof(iuid));
-	iuid_check	check;
 
-	memcpy(result->data, pq_getmsgbytes(buf, IUID_LEN), IUID_LEN);
-	check = iuid_validate(result->data);
-	if (check != IUID_CHECK_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				 errmsg("invalid external binary representation for type %s", "iuid"),
-				 iuid_errdetail_check(check, result->data)));
+	memcpy(result->data, idgen_recv_bytes(buf, IUID_LEN), IUID_LEN);
+	if (unlikely(iuid_validate(result->data) != IUID_CHECK_OK))
+		iuid_recv_invalid(result->data);
 	PG_RETURN_IUID_P(result);
 }
 
@@ -136,12 +140,7 @@ PG_FUNCTION_INFO_V1(iuid_send);
 Datum
 iuid_send(PG_FUNCTION_ARGS)
 {
-	iuid	   *id = PG_GETARG_IUID_P(0);
-	StringInfoData buf;
-
-	pq_begintypsend(&buf);
-	pq_sendbytes(&buf, (char *) id->data, IUID_LEN);
-	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+	PG_RETURN_BYTEA_P(idgen_fixed_send(PG_GETARG_IUID_P(0)->data, IUID_LEN));
 }
 
 /* uuid -> iuid: the same bytes, if they carry iuid's version and variant */

@@ -41,12 +41,14 @@ b36_parse(const char *s, int64_t *out, size_t *offset)
 void
 b36_format(int64_t v, char out[B36_LEN + 1])
 {
+	/* unsigned: division by 36 without the fix-ups of a signed one */
+	uint64_t	u = (uint64_t) v;
 	int			i;
 
 	for (i = B36_LEN - 1; i >= 0; i--)
 	{
-		out[i] = b36_digits[v % 36];
-		v /= 36;
+		out[i] = b36_digits[u % 36];
+		u /= 36;
 	}
 	out[B36_LEN] = '\0';
 }

@@ -3,10 +3,11 @@
  */
 #include "distid.h"
 
+#include <string.h>
+
 #include "base62.h"
 #include "bytes.h"
 
-#define TEN19 UINT64_C(10000000000000000000)
 
 static int
 hex_value(char c)
@@ -83,49 +84,114 @@ distid_parse_decimal(const char *s, idg_u128 *out, size_t *offset)
 	return DISTID_PARSE_OK;
 }
 
-/* writes the digits of v < 10^19 right-aligned in width, zero-padded */
-static char *
-put_digits(uint64_t v, char *end, int width)
+/* "00" to "99": two decimal digits per lookup */
+static const char digit_pairs[] =
+"0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849"
+"5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
+
+/* v = v / 10^9 over its four 32-bit words, most significant first; v % 10^9 */
+static uint32_t
+div_1e9(uint32_t w[4])
 {
-	while (width-- > 0)
+	uint64_t	r = 0;
+	int			i;
+
+	for (i = 0; i < 4; i++)
 	{
-		*--end = (char) ('0' + v % 10);
-		v /= 10;
+		/* below 10^9 * 2^32: a 64-bit division by a constant, a multiplication */
+		uint64_t	cur = (r << 32) | w[i];
+
+		w[i] = (uint32_t) (cur / 1000000000);
+		r = cur % 1000000000;
 	}
-	return end;
+	return (uint32_t) r;
 }
 
+/*
+ * The 9 digits of c < 10^9, zero-padded, into out: c * ceil(2^57 / 10^8)
+ * holds c / 10^8 as a fixed-point number with 57 fractional bits, so the
+ * first digit is its integer part and each pair after it the integer part
+ * of the fraction times 100.  The constant's excess (under 2e-10 relative)
+ * stays below the gap to the next integer at every step (at most 0.17 of
+ * one at the last), so every digit is exact.
+ */
+#define FRAC57 ((UINT64_C(1) << 57) - 1)
+#define NEXT_PAIR(at) \
+	do { \
+		t = (t & FRAC57) * 100; \
+		memcpy(out + (at), &digit_pairs[2 * (t >> 57)], 2); \
+	} while (0)
+
+static inline void
+put_9_digits(uint32_t c, char *out)
+{
+	uint64_t	t = (uint64_t) c * UINT64_C(1441151881);
+
+	out[0] = (char) ('0' + (t >> 57));
+	NEXT_PAIR(1);
+	NEXT_PAIR(3);
+	NEXT_PAIR(5);
+	NEXT_PAIR(7);
+}
+
+/* decimal digits of c < 10^9, at least one */
+static inline int
+count_digits(uint32_t c)
+{
+	if (c < 10000)
+		return c < 100 ? (c < 10 ? 1 : 2) : (c < 1000 ? 3 : 4);
+	if (c < 10000000)
+		return c < 100000 ? 5 : (c < 1000000 ? 6 : 7);
+	return c < 100000000 ? 8 : 9;
+}
+
+#define E9 UINT64_C(1000000000)
+
+/*
+ * In chunks of 9 digits.  Below 2^96 (every distid) the chunks come from the
+ * two 64-bit halves, h * 2^64 + l with 2^64 = 18 446744073 709551616 in base
+ * 10^9, by 64-bit multiplications and divisions by a constant; above, by
+ * long division of the 32-bit words.
+ */
 void
 distid_format_decimal(idg_u128 v, char *out)
 {
-	/* one 128-bit division; the rest is 64-bit arithmetic */
-	uint64_t	hi = (uint64_t) (v / TEN19);
-	uint64_t	lo = (uint64_t) (v % TEN19);
-	char		buf[40];
-	char	   *end = buf + sizeof(buf) - 1;
+	uint32_t	d[5];			/* base 10^9, least significant first */
+	int			top = 0;
+	char		buf[45 + 40];	/* digits end at 45, read 40 from the first */
 	char	   *p;
+	int			k;
 
-	*end = '\0';
-	if (hi == 0)
+	if ((v >> 96) == 0)
 	{
-		p = end;
-		do
-		{
-			*--p = (char) ('0' + lo % 10);
-			lo /= 10;
-		} while (lo > 0);
+		uint64_t	h = (uint64_t) (v >> 64);
+		uint64_t	l = (uint64_t) v;
+		uint64_t	l1 = l / E9;
+		uint64_t	c0 = h * UINT64_C(709551616) + l % E9;
+		uint64_t	c1 = h * UINT64_C(446744073) + l1 % E9 + c0 / E9;
+		uint64_t	c2 = h * 18 + l1 / E9 + c1 / E9;
+
+		d[0] = (uint32_t) (c0 % E9);
+		d[1] = (uint32_t) (c1 % E9);
+		d[2] = (uint32_t) (c2 % E9);
+		d[3] = (uint32_t) (c2 / E9);
+		top = d[3] ? 3 : d[2] ? 2 : d[1] ? 1 : 0;
 	}
 	else
 	{
-		p = put_digits(lo, end, 19);
-		while (hi > 0)
-		{
-			*--p = (char) ('0' + hi % 10);
-			hi /= 10;
-		}
+		uint32_t	w[4] = {(uint32_t) (v >> 96), (uint32_t) (v >> 64), (uint32_t) (v >> 32), (uint32_t) v};
+
+		while (w[0] != 0 || w[1] != 0 || w[2] != 0 || w[3] >= E9)
+			d[top++] = div_1e9(w);
+		d[top] = w[3];
 	}
-	while ((*out++ = *p++) != '\0')
-		;
+	/* 9 digits a chunk, the last ending at buf + 45; the first from its first */
+	for (k = 0; k <= top; k++)
+		put_9_digits(d[k], buf + 45 - 9 * (k + 1));
+	p = buf + 45 - 9 * top - count_digits(d[top]);
+	/* a fixed-size copy (out holds 40), then the end */
+	memcpy(out, p, 40);
+	out[buf + 45 - p] = '\0';
 }
 
 /* decodes consecutive base62 blocks of the given widths from s */

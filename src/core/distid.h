@@ -63,7 +63,8 @@ typedef enum distid_parse_status
 
 /* decimal: 1 to 28 digits */
 extern distid_parse_status distid_parse_decimal(const char *s, idg_u128 *out, size_t *offset);
-/* writes up to 28 digits and a NUL; out must hold 40 bytes */
+/* writes the digits (up to 39; a distid has up to 29) and a NUL; out must
+ * hold 40 bytes, all of which may be written */
 extern void distid_format_decimal(idg_u128 v, char *out);
 
 extern void distid_to_alphanumeric(idg_u128 v, char out[DISTID_ALNUM_LEN + 1]);

@@ -6,6 +6,7 @@
 #ifndef IDGEN_CORE_FLAXID_H
 #define IDGEN_CORE_FLAXID_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +38,60 @@ typedef enum flaxid_parse_status
 	FLAXID_PARSE_LENGTH			/* valid characters, not 16 of them; *offset = length */
 } flaxid_parse_status;
 
+/*
+ * 16 characters and a NUL into the 12 stored bytes; false for anything else
+ * (flaxid_parse_bytes() says why).  Inline, since type input runs it once a
+ * value: one lookup and one test per character, reading nothing after a NUL;
+ * the codes are 1 + a character's value, so the sum of 64^i (i = 0..7) comes
+ * off each half at the end.
+ */
+extern const uint8_t flaxid_code[256];
+
+#define FLAXID_STEP(v, i) \
+	do { \
+		unsigned	c_ = flaxid_code[(unsigned char) s[i]]; \
+		if (c_ == 0) \
+			return false; \
+		v = (v << 6) + c_; \
+	} while (0)
+
+static inline bool
+flaxid_decode(const char *s, uint8_t out[FLAXID_LEN])
+{
+	uint64_t	hi = 0,
+				lo = 0;
+
+	FLAXID_STEP(hi, 0);
+	FLAXID_STEP(hi, 1);
+	FLAXID_STEP(hi, 2);
+	FLAXID_STEP(hi, 3);
+	FLAXID_STEP(hi, 4);
+	FLAXID_STEP(hi, 5);
+	FLAXID_STEP(hi, 6);
+	FLAXID_STEP(hi, 7);
+	FLAXID_STEP(lo, 8);
+	FLAXID_STEP(lo, 9);
+	FLAXID_STEP(lo, 10);
+	FLAXID_STEP(lo, 11);
+	FLAXID_STEP(lo, 12);
+	FLAXID_STEP(lo, 13);
+	FLAXID_STEP(lo, 14);
+	FLAXID_STEP(lo, 15);
+	if (s[16] != '\0')
+		return false;
+	hi -= UINT64_C(0x041041041041);
+	lo -= UINT64_C(0x041041041041);
+	idg_store_be64(out, (hi << 16) | (lo >> 32));
+	idg_store_be32(out + 8, (uint32_t) lo);
+	return true;
+}
+
+/* text to the 12 stored bytes and back, as type input and output want them */
+extern flaxid_parse_status flaxid_parse_bytes(const char *s, uint8_t out[FLAXID_LEN],
+											  size_t *offset);
+extern void flaxid_format_bytes(const uint8_t in[FLAXID_LEN], char out[FLAXID_TEXT_LEN + 1]);
+
+/* the same with the value as a number */
 extern flaxid_parse_status flaxid_parse(const char *s, idg_u128 *out, size_t *offset);
 extern void flaxid_format(idg_u128 v, char out[FLAXID_TEXT_LEN + 1]);
 

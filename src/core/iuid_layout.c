@@ -31,13 +31,3 @@ iuid_unpack(const uint8_t in[IUID_LEN], iuid_fields *f)
 	f->entity = (unsigned) (lo >> IUID_RAND_BITS) & 0xFF;
 	f->rand = lo & IUID_MAX_RAND;
 }
-
-iuid_check
-iuid_validate(const uint8_t in[IUID_LEN])
-{
-	if (iuid_version_nibble(in) != IUID_VERSION)
-		return IUID_CHECK_VERSION;
-	if (iuid_variant_bits(in) != 2)
-		return IUID_CHECK_VARIANT;
-	return IUID_CHECK_OK;
-}

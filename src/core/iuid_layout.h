@@ -36,8 +36,6 @@ typedef enum iuid_check
 /* fields must be in range; the caller checks country/entity */
 extern void iuid_pack(const iuid_fields *f, uint8_t out[IUID_LEN]);
 extern void iuid_unpack(const uint8_t in[IUID_LEN], iuid_fields *f);
-extern iuid_check iuid_validate(const uint8_t in[IUID_LEN]);
-
 static inline unsigned
 iuid_version_nibble(const uint8_t in[IUID_LEN])
 {
@@ -48,6 +46,17 @@ static inline unsigned
 iuid_variant_bits(const uint8_t in[IUID_LEN])
 {
 	return in[8] >> 6;
+}
+
+/* inline: binary input checks every value it reads */
+static inline iuid_check
+iuid_validate(const uint8_t in[IUID_LEN])
+{
+	if (iuid_version_nibble(in) != IUID_VERSION)
+		return IUID_CHECK_VERSION;
+	if (iuid_variant_bits(in) != 2)
+		return IUID_CHECK_VARIANT;
+	return IUID_CHECK_OK;
 }
 
 #endif							/* IDGEN_CORE_IUID_LAYOUT_H */

@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "bytes.h"
+
 #ifndef __SIZEOF_INT128__
 #error "idgen needs a compiler with a 128-bit integer type"
 #endif
@@ -14,27 +16,18 @@ typedef unsigned __int128 idg_u128;
 
 #define IDG_BE96_LEN 12
 
+/* the low 96 bits of v */
 static inline void
 idg_store_be96(uint8_t out[IDG_BE96_LEN], idg_u128 v)
 {
-	int			i;
-
-	for (i = IDG_BE96_LEN - 1; i >= 0; i--)
-	{
-		out[i] = (uint8_t) v;
-		v >>= 8;
-	}
+	idg_store_be64(out, (uint64_t) (v >> 32));
+	idg_store_be32(out + 8, (uint32_t) v);
 }
 
 static inline idg_u128
 idg_load_be96(const uint8_t in[IDG_BE96_LEN])
 {
-	idg_u128	v = 0;
-	int			i;
-
-	for (i = 0; i < IDG_BE96_LEN; i++)
-		v = (v << 8) | in[i];
-	return v;
+	return ((idg_u128) idg_load_be64(in) << 32) | idg_load_be32(in + 8);
 }
 
 #endif							/* IDGEN_CORE_U128_H */

@@ -295,16 +295,27 @@ fuzz_flaxid_text(const uint8_t *data, size_t size)
 	idg_u128	v;
 	size_t		off;
 
+	static const char alphabet[] =
+		"-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz";
+	uint8_t		b[FLAXID_LEN];
+	int			valid;
+
 	memcpy(s, data, size);
 	s[size] = '\0';
+	/* the SPEC's rule: 16 characters of the alphabet */
+	valid = strlen(s) == FLAXID_TEXT_LEN && strspn(s, alphabet) == FLAXID_TEXT_LEN;
+	CHECK((flaxid_parse_bytes(s, b, &off) == FLAXID_PARSE_OK) == valid);
 	if (flaxid_parse(s, &v, &off) == FLAXID_PARSE_OK)
 	{
+		CHECK(valid);
 		CHECK(v >> 96 == 0);
 		flaxid_format(v, text);
 		CHECK(strcmp(text, s) == 0);
+		flaxid_format_bytes(b, text);
+		CHECK(strcmp(text, s) == 0);
 	}
 	else
-		CHECK(off <= strlen(s));
+		CHECK(!valid && off <= strlen(s));
 	free(s);
 }
 

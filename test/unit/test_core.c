@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -115,6 +117,20 @@ test_uuid_format(void **state)
 	memset(all, 0xff, 16);
 	idg_uuid_format(all, text);
 	assert_string_equal(text, "ffffffff-ffff-ffff-ffff-ffffffffffff");
+	/* every byte value at every position, against printf's %02x */
+	for (int pos = 0; pos < 16; pos++)
+		for (int v = 0; v < 256; v++)
+		{
+			char		want[IDG_UUID_TEXT_LEN + 1];
+			char	   *w = want;
+
+			memset(all, 0, 16);
+			all[pos] = (uint8_t) v;
+			for (int i = 0; i < 16; i++)
+				w += sprintf(w, "%s%02x", i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "", all[i]);
+			idg_uuid_format(all, text);
+			assert_string_equal(text, want);
+		}
 }
 
 static void
@@ -1151,6 +1167,68 @@ static const struct
 	{"1088824355131185736905670087", "3zfAkCP7ZtzfeQYp", "000384A786907DB2AD82883DC7"},
 };
 
+/* decimal digits of v the slow way: one 128-bit division per digit */
+static void
+decimal_reference(idg_u128 v, char *out)
+{
+	char		buf[48];
+	char	   *p = buf + sizeof(buf);
+
+	*--p = '\0';
+	do
+	{
+		*--p = (char) ('0' + (int) (v % 10));
+		v /= 10;
+	} while (v != 0);
+	strcpy(out, p);
+}
+
+static void
+test_distid_decimal_format(void **state)
+{
+	/* every chunk boundary of 10^9, the type's maximum, and far beyond it */
+	static const char *const edges[] = {
+		"0", "9", "10", "99", "100", "999999999", "1000000000", "1000000001",
+		"999999999999999999", "1000000000000000000", "18446744073709551616",
+		"999999999999999999999999999", "1000000000000000000000000000",
+		"9999999999999999999999999999", "79228162514264337593543950335",
+		"340282366920938463463374607431768211455",
+	};
+	char		buf[40],
+				want[48];
+	uint64_t	seed = 35;
+	size_t		i;
+
+	(void) state;
+	for (i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
+	{
+		idg_u128	v = 0;
+		const char *c;
+
+		for (c = edges[i]; *c; c++)
+			v = v * 10 + (unsigned) (*c - '0');
+		distid_format_decimal(v, buf);
+		assert_string_equal(buf, edges[i]);
+	}
+	/* one chunk of nine digits, across its range (all 10^9 checked once, offline) */
+	for (i = 0; i < 1000000000; i += 9973)
+	{
+		decimal_reference((idg_u128) i, want);
+		distid_format_decimal((idg_u128) i, buf);
+		assert_string_equal(buf, want);
+	}
+	for (i = 0; i < 200000; i++)
+	{
+		idg_u128	v = ((idg_u128) rng_splitmix(&seed) << 64) | rng_splitmix(&seed);
+
+		/* all widths: shift the value down by 0 to 127 bits */
+		v >>= rng_splitmix(&seed) % 128;
+		decimal_reference(v, want);
+		distid_format_decimal(v, buf);
+		assert_string_equal(buf, want);
+	}
+}
+
 static void
 test_distid_vectors(void **state)
 {
@@ -1811,6 +1889,128 @@ test_flaxid_parse_errors(void **state)
 	assert_int_equal(off, 16);
 }
 
+/*
+ * The byte codec (type input and output) against the SPEC's vectors and a
+ * reference written from the SPEC's alphabet alone: each character is its
+ * index in the alphabet, 6 bits, most significant first.
+ */
+static const char flax_alphabet[] =
+"-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz";
+
+static void
+flax_reference_bytes(const char *text, uint8_t out[FLAXID_LEN])
+{
+	idg_u128	v = 0;
+	int			i;
+
+	for (i = 0; i < FLAXID_TEXT_LEN; i++)
+		v = (v << 6) | (unsigned) (strchr(flax_alphabet, text[i]) - flax_alphabet);
+	for (i = FLAXID_LEN - 1; i >= 0; i--, v >>= 8)
+		out[i] = (uint8_t) v;
+}
+
+static void
+test_flaxid_bytes(void **state)
+{
+	/* SPEC: ms 24869425807, random 0x7680cb8bb9bdc1; the largest time */
+	static const uint8_t vec[FLAXID_LEN] = {0x05, 0xca, 0x55, 0x52, 0x8f, 0x76, 0x80, 0xcb,
+	0x8b, 0xb9, 0xbd, 0xc1};
+	static const uint8_t last[FLAXID_LEN] = {0xff, 0xff, 0xff, 0xff, 0xff};
+	uint8_t		b[FLAXID_LEN],
+				want[FLAXID_LEN];
+	char		text[FLAXID_TEXT_LEN + 1];
+	size_t		off;
+	uint64_t	seed = 33;
+	int			i,
+				pos,
+				c;
+
+	(void) state;
+	flaxid_format_bytes(vec, text);
+	assert_string_equal(text, "0RdKJcxqVBiAiQr0");
+	assert_int_equal(flaxid_parse_bytes("0RdKJcxqVBiAiQr0", b, &off), FLAXID_PARSE_OK);
+	assert_memory_equal(b, vec, FLAXID_LEN);
+	flaxid_format_bytes(last, text);
+	assert_string_equal(text, "zzzzzzw---------");
+	assert_int_equal(flaxid_parse_bytes("----------------", b, &off), FLAXID_PARSE_OK);
+	memset(want, 0, sizeof(want));
+	assert_memory_equal(b, want, FLAXID_LEN);
+
+	/* every byte value at every position: in the alphabet or not, and its value */
+	for (pos = 0; pos < FLAXID_TEXT_LEN; pos++)
+		for (c = 1; c < 256; c++)
+		{
+			flaxid_parse_status st;
+
+			memset(text, '-', FLAXID_TEXT_LEN);
+			text[FLAXID_TEXT_LEN] = '\0';
+			text[pos] = (char) c;
+			st = flaxid_parse_bytes(text, b, &off);
+			if (strchr(flax_alphabet, c) != NULL)
+			{
+				assert_int_equal(st, FLAXID_PARSE_OK);
+				flax_reference_bytes(text, want);
+				assert_memory_equal(b, want, FLAXID_LEN);
+			}
+			else
+			{
+				assert_int_equal(st, FLAXID_PARSE_BAD_CHAR);
+				assert_int_equal(off, pos);
+			}
+		}
+	/* a NUL at each position: the length, nothing read after it */
+	for (pos = 0; pos < FLAXID_TEXT_LEN; pos++)
+	{
+		char	   *heap = malloc(pos + 1);
+
+		memset(heap, 'z', pos);
+		heap[pos] = '\0';
+		assert_int_equal(flaxid_parse_bytes(heap, b, &off), FLAXID_PARSE_LENGTH);
+		assert_int_equal(off, pos);
+		free(heap);
+	}
+	/* too long: the length, or the first character outside the alphabet */
+	assert_int_equal(flaxid_parse_bytes("0RdKJcxqVBiAiQr00", b, &off), FLAXID_PARSE_LENGTH);
+	assert_int_equal(off, 17);
+	assert_int_equal(flaxid_parse_bytes("0RdKJcxqVBiAiQr0!", b, &off), FLAXID_PARSE_BAD_CHAR);
+	assert_int_equal(off, 16);
+	assert_int_equal(flaxid_parse_bytes("0RdKJ!xqVBiAiQr00", b, &off), FLAXID_PARSE_BAD_CHAR);
+	assert_int_equal(off, 5);
+
+	/* every 12-bit group, in the first and the last two characters */
+	for (i = 0; i < 4096; i++)
+	{
+		memset(b, 0, sizeof(b));
+		b[0] = (uint8_t) (i >> 4);
+		b[1] = (uint8_t) (i << 4);
+		b[10] = (uint8_t) (i >> 8);
+		b[11] = (uint8_t) i;
+		flaxid_format_bytes(b, text);
+		assert_int_equal(text[0], flax_alphabet[i >> 6]);
+		assert_int_equal(text[1], flax_alphabet[i & 63]);
+		assert_int_equal(text[14], flax_alphabet[i >> 6]);
+		assert_int_equal(text[15], flax_alphabet[i & 63]);
+		assert_int_equal(text[16], '\0');
+	}
+
+	/* random texts: the reference's bytes, formatted back to the same text */
+	for (i = 0; i < 100000; i++)
+	{
+		char		back[FLAXID_TEXT_LEN + 1];
+		uint64_t	r1 = rng_splitmix(&seed),
+					r2 = rng_splitmix(&seed);
+
+		for (pos = 0; pos < FLAXID_TEXT_LEN; pos++)
+			text[pos] = flax_alphabet[((pos < 8 ? r1 : r2) >> (pos % 8 * 6)) & 63];
+		text[FLAXID_TEXT_LEN] = '\0';
+		assert_int_equal(flaxid_parse_bytes(text, b, &off), FLAXID_PARSE_OK);
+		flax_reference_bytes(text, want);
+		assert_memory_equal(b, want, FLAXID_LEN);
+		flaxid_format_bytes(b, back);
+		assert_string_equal(back, text);
+	}
+}
+
 /* ---------- byte helpers ---------- */
 
 static void
@@ -1823,6 +2023,11 @@ test_bytes(void **state)
 	assert_int_equal(b[0], 1);
 	assert_int_equal(b[7], 8);
 	assert_true(idg_load_be64(b) == UINT64_C(0x0102030405060708));
+	idg_store_be32(b, UINT32_C(0x0A0B0C0D));
+	assert_int_equal(b[0], 0x0A);
+	assert_int_equal(b[3], 0x0D);
+	assert_int_equal(b[4], 5);	/* untouched */
+	assert_true(idg_load_be32(b) == UINT32_C(0x0A0B0C0D));
 	assert_true(idg_mask(0) == 0);
 	assert_true(idg_mask(54) == (UINT64_C(1) << 54) - 1);
 	assert_true(idg_mask(64) == UINT64_MAX);
@@ -1869,6 +2074,7 @@ main(void)
 		cmocka_unit_test(test_b36_counter_restart),
 		cmocka_unit_test(test_b36_counter_range),
 		cmocka_unit_test(test_distid_vectors),
+		cmocka_unit_test(test_distid_decimal_format),
 		cmocka_unit_test(test_distid_parse_errors),
 		cmocka_unit_test(test_distid_alnum_other),
 		cmocka_unit_test(test_distid_gen_burst),
@@ -1886,6 +2092,7 @@ main(void)
 		cmocka_unit_test(test_keyfile_errors),
 		cmocka_unit_test(test_flaxid_vectors),
 		cmocka_unit_test(test_flaxid_parse_errors),
+		cmocka_unit_test(test_flaxid_bytes),
 	};
 
 	return cmocka_run_group_tests_name("idgen core", tests, NULL, NULL);
