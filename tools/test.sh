@@ -24,6 +24,7 @@
 #   IDGEN_PG_VERSIONS=15 bash tools/test.sh      only against PostgreSQL 15
 #   IDGEN_SUITES="regress" bash tools/test.sh    only those suites (the build always)
 #   IDGEN_SUITES=tap IDGEN_TAP=t/030_monitoring.pl bash tools/test.sh   one TAP file
+#   IDGEN_TAP_JOBS=1 bash tools/test.sh          the TAP files one at a time (default: 2)
 #
 # A new suite is a function run_<name> that calls `record`, added to
 # ONCE_SUITES or VERSION_SUITES below.  A version suite finds the build in
@@ -129,12 +130,17 @@ run_fuzz() {
 	fi
 }
 
+# Two TAP files at a time (IDGEN_TAP_JOBS): they spend most of their time
+# waiting (pg19beta1, one at a time: 347 s wall, 73 s CPU); their clusters
+# take ports through PostgreSQL::Test::Cluster's reservations in the shared
+# tmp_check/portlock, and nothing else they use is shared.
 run_tap() {
-	prove_suite tap t "${IDGEN_TAP:-}"
+	PROVE_JOBS=${IDGEN_TAP_JOBS:-2} prove_suite tap t "${IDGEN_TAP:-}"
 }
 
 # prove_suite SUITE DIR [FILES]: the TAP tests test/DIR/*.pl (or FILES, as
-# t/NAME.pl) with prove, as the server user, counted under SUITE
+# t/NAME.pl) with prove, as the server user, counted under SUITE; PROVE_JOBS
+# of them at a time (1)
 prove_suite() {
 	local dir=$IDGEN_WORK/$1 log p f t
 	# the server user must be able to read the tests and write its logs
@@ -152,7 +158,7 @@ prove_suite() {
 	(cd "$dir" && as_server env PATH="$PG_BIN:$PATH" TMPDIR="$dir" TESTDIR="$dir" \
 		TESTDATADIR="$dir/tmp_check" TESTLOGDIR="$dir/tmp_check/log" \
 		PG_REGRESS="$PGXS_DIR/src/test/regress/pg_regress" \
-		prove -I "$PGXS_DIR/src/test/perl" ${3:-t/*.pl}) >"$log" 2>&1 || true
+		prove -j "${PROVE_JOBS:-1}" -I "$PGXS_DIR/src/test/perl" ${3:-t/*.pl}) >"$log" 2>&1 || true
 	cat "$log"
 	p=$(sed -n 's/^Files=[0-9]*, Tests=\([0-9]*\),.*/\1/p' "$log")
 	p=${p:-0}
