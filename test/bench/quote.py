@@ -193,7 +193,7 @@ def block_choosing(reps):
             raise KeyError("%d rows start with %s" % (len(hits), prefix))
         return hits[0]
 
-    out = ["| | key density ([performance.md](performance.md#inserts)) "
+    out = ["| | leaf density of the key, % ([performance.md](performance.md#inserts)) "
            "| cost per id ([performance.md](performance.md#cost-per-id)) | what it leaks |",
            "|---|---|---|---|"]
     for name, c, d, leaks in CHOOSING_ROWS:
@@ -210,7 +210,7 @@ def block_choosing(reps):
             cost_text = c
         if d.startswith("`"):
             r = find(dens, d)
-            dens_text = "%s %%" % r[col(head3, "batch, 4 clients")].split(" ")[0]
+            dens_text = r[col(head3, "batch, 4 clients")].split(" ")[0]
         else:
             dens_text = d
         out.append("| %s | %s | %s | %s |" % (name, dens_text, cost_text, leaks))
