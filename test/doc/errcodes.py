@@ -5,7 +5,8 @@ Usage: errcodes.py ROOT ERRCODES_TXT
 
 Collects every site that raises an error: in src/ (C) each
 `errcode(ERRCODE_*)` or `errcode_for_file_access()` with the `errmsg` that
-follows it, and each `elog(ERROR, ...)` (XX000); in sql/idgen--*.sql each
+follows it, and each `elog(ERROR, ...)` (XX000); in sql/idgen--*.sql and
+the SQL edition's portable/*.sql.in each
 `RAISE EXCEPTION '...' USING ERRCODE = 'name'`.  The codes come from
 PostgreSQL's errcodes.txt (a name in PL/pgSQL takes its first code: 22004,
 not 39004).  errcode_for_file_access() raises the code of the operating
@@ -115,7 +116,8 @@ def main(root, errcodes_txt):
             for macro, fmt, line in c_sites(f.read()):
                 codes = FILE_ACCESS if macro == "file" else (by_macro.get(macro, macro),)
                 sites.append((codes, fmt, f"{os.path.relpath(path, root)}:{line}", False))
-    for path in sorted(glob.glob(os.path.join(root, "sql", "idgen--*.sql"))):
+    for path in sorted(glob.glob(os.path.join(root, "sql", "idgen--*.sql")) +
+                       glob.glob(os.path.join(root, "portable", "*.sql.in"))):
         with open(path, encoding="utf-8") as f:
             for name, fmt, line in sql_sites(f.read()):
                 codes = (by_name.get(name, name),) if name else ()
