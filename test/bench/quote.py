@@ -8,7 +8,9 @@ doc/performance.md holds blocks between "<!-- quote NAME -->" and
 "<!-- /quote -->"; each is a table made from the reports
 test/bench/results/pg<major>/bench.md (15, 17, 18, 19beta1), one column per
 major (doc/choosing.md's block "choosing": key density and cost per id
-from PostgreSQL 18's report, whose run has uuidv7() too).  Without --check the blocks are rewritten from the reports (run it
+from PostgreSQL 18's report, whose run has uuidv7() too; doc/portable.md's
+block "portable": the SQL edition's cost per id from the portable.md that
+bench.sh writes beside each bench.md).  Without --check the blocks are rewritten from the reports (run it
 after regenerating them); with --check it exits 1 when a block differs from
 what the reports give, so the page never quotes other figures than theirs,
 or when a report is not a well-formed full-scale report of a release build
@@ -24,7 +26,7 @@ import check  # noqa: E402  (test/bench/check.py)
 MAJORS = ["15", "17", "18", "19beta1"]
 PAGE = "doc/performance.md"
 # other pages with quote blocks of their own (BLOCKS); each must have one
-OTHER_PAGES = ["doc/choosing.md"]
+OTHER_PAGES = ["doc/choosing.md", "doc/portable.md"]
 # choosing.md's table: one major's report, the newest with uuidv7() and a release build
 CHOOSING_MAJOR = "18"
 # its rows: the name, part 1's row (cost; None: the text instead), part 3's
@@ -219,6 +221,7 @@ def block_choosing(reps):
 
 BLOCKS = {
     "choosing": block_choosing,
+    "portable": lambda r: block_portable(r),
     "runs": block_runs,
     "cost": lambda r: pivot(r, lambda p: p["tables"]["1"][0], lambda row: (row[0],), cost_cell,
                             ["ns per id net; gen_random_uuid() ÷ this, median (spread); the rates: "
@@ -237,6 +240,47 @@ BLOCKS = {
 }
 
 
+def read_portable(path, root, checking):
+    """the SQL edition's report beside a bench.md (test/bench/portable.sh):
+    its header line and {generator: (ns, × C)}; None when missing or not a
+    release build's (printed with --check)"""
+    if not os.path.exists(path):
+        if checking:
+            print("%s: missing (test/bench/bench.sh writes it beside bench.md)" % os.path.relpath(path, root))
+        return None
+    text = open(path, encoding="utf-8").read()
+    if "(assertions: off)" not in text:
+        if checking:
+            print("%s: not a release build's report" % os.path.relpath(path, root))
+        return None
+    rows = {}
+    for line in text.splitlines():
+        if line.startswith("| ") and not line.startswith("| generator"):
+            c = cells(line)
+            rows[c[0]] = (c[1], c[5])
+    return rows
+
+
+def block_portable(reps):
+    """doc/portable.md's cost table: ns per id of each generator per major,
+    the SQL edition's with its ratio to the C generator of the same name"""
+    keys, data = [], {}
+    majors = [m for m in MAJORS if m in reps]
+    for m in majors:
+        rows = reps[m].get("portable")
+        if rows is None:
+            raise KeyError("no release-build portable.md for %s" % m)
+        for k, (ns, times_c) in rows.items():
+            if k not in keys:
+                keys.append(k)
+            data[(m, k)] = "%s" % grouped(ns) if times_c in ("—", "n/a") else "%s (%s×)" % (grouped(ns), times_c)
+    out = ["| ns per id, median (SQL: × the C generator), on PostgreSQL | " + " | ".join(majors) + " |",
+           "|---|" + "---:|" * len(majors)]
+    for k in keys:
+        out.append("| %s | %s |" % (k, " | ".join(data.get((m, k), "–") for m in majors)))
+    return "\n".join(out)
+
+
 def main(argv):
     checking = "--check" in argv
     args = [a for a in argv if a != "--check"]
@@ -247,6 +291,10 @@ def main(argv):
         p = os.path.join(root, "test", "bench", "results", "pg%s" % m, "bench.md")
         if os.path.exists(p):
             reps[m] = read_report(p)
+            reps[m]["portable"] = read_portable(os.path.join(os.path.dirname(p), "portable.md"), root, checking)
+            if checking:
+                failed += 1 if reps[m]["portable"] is None else 0
+                passed += 0 if reps[m]["portable"] is None else 1
             if checking:
                 errs, what = check.check(open(p, encoding="utf-8").read())
                 if not errs and not what.startswith("scale full,"):
