@@ -36,7 +36,7 @@ install_rev() {
 # instructions NAME SQL: instructions a single-user backend spends on SQL
 instructions() {
 	local d=$IDGEN_WORK/$1
-	echo "$2" | (cd "$d" && as_server valgrind --tool=callgrind --callgrind-out-file="$d/cg.out" \
+	echo "$2" | (cd "$d" && as_server valgrind --tool=callgrind --vgdb=no --callgrind-out-file="$d/cg.out" \
 		"$(cat "$d/bindir")/postgres" --single -D "$d/data" -c jit=off postgres >/dev/null 2>"$d/vg.log")
 	grep -o 'Collected : [0-9]*' "$d/vg.log" | awk '{print $3}'
 }

@@ -200,7 +200,7 @@ count() { # count OP TABLE OUTFILE: instructions of the statement's second run
 		as_server "$PG_BIN/postgres" --single -D "$PGDATA" -c jit=off postgres >/dev/null 2>&1
 	rm -f "$out".*
 	printf '%s\n' "$SETTINGS" "$sql;" "$pre" "$sql;" |
-		(cd "$IDGEN_WORK" && nice -n 10 runuser -u "$SERVER_USER" -- valgrind --tool=callgrind \
+		(cd "$IDGEN_WORK" && nice -n 10 runuser -u "$SERVER_USER" -- valgrind --tool=callgrind --vgdb=no \
 			--collect-atstart=no --toggle-collect=PortalRun --dump-after=PortalRun \
 			--callgrind-out-file="$out" "$PG_BIN/postgres" --single -D "$PGDATA" -c jit=off postgres \
 			>"$IDGEN_WORK/single.log" 2>"$IDGEN_WORK/vg.log") ||
