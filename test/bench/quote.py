@@ -247,7 +247,8 @@ BLOCKS = {
                             ratio_cell("vs bigserial"), ["primary key"]),
     # part 3's summaries: leaf density, then throughput
     "density-batch-4": lambda r: pivot(r, lambda p: p["tables"]["3"][1], lambda row: (row[0],),
-                                       summary_cell("batch, 4 clients"), ["primary key"]),
+                                       summary_cell("batch, 4 clients"),
+                                       ["primary key: leaf density % (fragmentation %)"]),
     "throughput-batch-4": lambda r: pivot(r, lambda p: p["tables"]["3"][2], lambda row: (row[0],),
                                           summary_cell("batch, 4 clients"), ["primary key"]),
     "throughput-single-4": lambda r: pivot(r, lambda p: p["tables"]["3"][2], lambda row: (row[0],),
