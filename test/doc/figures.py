@@ -306,12 +306,40 @@ def main(root, pages=None):
             if kind2 == kind and page2 != page and sig2 > sig and "%.*g" % (sig, v2) == "%.*g" % (sig, v) \
                     and page2 not in linked and page not in linked2:
                 tally.check(f"{page}: …{prose[:70]}… rounds {page2}'s figure unlinked: …{prose2[:70]}…", False)
+    quoted_pages(root, tally)
     for fig in sorted(stated):
         homes = stated[fig]
         where = "; ".join(f"{p}: …{excerpt(s, fig)}…" for p, s in sorted(homes.items()))
         tally.check(f"{fig[1]} ({fig[0]}) stated unlinked in {len(homes)} pages: {where}",
                     len(homes) == 1, quiet=True)
     return tally.done()
+
+def quoted_pages(root, tally):
+    """The pages that quote the benchmark reports quote them exactly
+    (test/bench/quote.py's blocks, made again from the committed reports),
+    and doc/performance.md, which says every figure of it is quoted from
+    them, has no table outside a quote block."""
+    bench = os.path.join(root, "test", "bench")
+    if not os.path.exists(os.path.join(bench, "quote.py")):
+        return
+    sys.path.insert(0, bench)
+    import quote   # noqa: E402  (test/bench/quote.py)
+    reps = {}
+    for m in quote.MAJORS:
+        path = os.path.join(bench, "results", "pg%s" % m, "bench.md")
+        if os.path.exists(path):
+            reps[m] = quote.read_report(path)
+            reps[m]["portable"] = quote.read_portable(os.path.join(os.path.dirname(path), "portable.md"),
+                                                      root, False)
+    for page in [quote.PAGE] + quote.OTHER_PAGES:
+        passed, failed = quote.quote_page(root, page, reps, True)
+        tally.check(f"{page}: its quote blocks are the reports' figures ({passed} blocks)", not failed)
+    with open(os.path.join(root, quote.PAGE), encoding="utf-8") as f:
+        rest = QUOTE.sub("\n", FENCE.sub("\n", f.read()))
+    tables = [line for line in rest.splitlines() if line.startswith("|")]
+    tally.check(f"{quote.PAGE}: every table is quoted from the reports"
+                + (f"; not: {tables[0][:100]}" if tables else ""), not tables)
+
 
 def excerpt(prose, fig):
     for m in re.finditer(r"\d[\d,.]*", prose):
