@@ -86,6 +86,19 @@ STRICT = {
 }
 
 
+# claims no test shows, in no page: (the claim, what holds instead, pattern)
+UNSHOWN = [
+    ("the formats' reference libraries read idgen's ids",
+     "the published examples and values computed apart from idgen are checked (formats.md)",
+     r"\bread back there\b|\band ours there\b|\breads? (?:its|our|idgen's) ids back\b"
+     r"|\bstill a valid \w+ there\b"),
+    ("every function of idgen is granted to PUBLIC",
+     "the install script revokes the keyless public-id functions, public_id_keys() and the monitoring "
+     "functions from PUBLIC (security.md)",
+     r"\bevery function of the (?:four )?types\b(?![^.]*\bexcept\b)"),
+]
+
+
 def main(root, listing=False):
     root = os.path.realpath(root)
     if listing:
@@ -108,6 +121,11 @@ def main(root, listing=False):
                     if rx.search(prose) and (home not in linked or rule in STRICT)]
         tally.findings([f"{rule} (home {home}) stated outside it{' (restated: the rule stands in its home only)' if rule in STRICT else ' without a link'} in {b}" for b in bad],
                        f"{rule}: one home, {home}")
+    for claim, instead, pattern in UNSHOWN:
+        rx = re.compile(pattern, re.S | re.I)
+        tally.findings([f"{page}: claims that {claim}; {instead}: …{prose[:150]}…"
+                        for page, paragraphs in found.items() for prose, _ in paragraphs if rx.search(prose)],
+                       f"no page claims that {claim}")
     return tally.done()
 
 
