@@ -92,6 +92,9 @@ UNSHOWN = [
      "the published examples and values computed apart from idgen are checked (formats.md)",
      r"\bread back there\b|\band ours there\b|\breads? (?:its|our|idgen's) ids back\b"
      r"|\bstill a valid \w+ there\b"),
+    ("a distid is a 93-bit number",
+     "a distid is 0 … 10²⁸−1, which takes 94 bits; generated ids use 93 (SPEC.md)",
+     r"\b93-bit (?:whole number|decimal|DistributedId|distid)\b"),
     ("every function of idgen is granted to PUBLIC",
      "the install script revokes the keyless public-id functions, public_id_keys() and the monitoring "
      "functions from PUBLIC (security.md)",
