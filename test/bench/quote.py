@@ -7,8 +7,11 @@ Usage: quote.py [--check] [ROOT]
 doc/performance.md holds blocks between "<!-- quote NAME -->" and
 "<!-- /quote -->"; each is a table made from the reports
 test/bench/results/pg<major>/bench.md (15, 17, 18, 19beta1), one column per
-major (doc/choosing.md's block "choosing": key density and cost per id
-from PostgreSQL 18's report, whose run has uuidv7() too; doc/portable.md's
+major (doc/choosing.md's blocks from PostgreSQL 18's report, whose run
+has uuidv7() too: "choosing", the cost per id at the precision its spread
+allows, one session's bulk insert and 4 clients' single-row inserts as
+ratios to bigserial, and key density; "choosing-settings", the report's
+server, machine and settings; doc/portable.md's
 block "portable": the SQL edition's cost per id from the portable.md that
 bench.sh writes beside each bench.md).  Without --check the blocks are rewritten from the reports (run it
 after regenerating them); with --check it exits 1 when a block differs from
