@@ -433,7 +433,7 @@ $fn$;
 COMMENT ON FUNCTION idgen_check_worker_ids(text[]) IS 'one row per node with its idgen.worker_id and, when it has none, is not reached or shares it, the problem; all Citus nodes when called without arguments, else the nodes of the connection strings (through dblink)';
 
 
--- Skip support after pg_upgrade (issue 21).  pg_upgrade into 18 carries the
+-- Skip support after pg_upgrade.  pg_upgrade into 18 carries the
 -- operator families over as the old server had them, without support
 -- function 6; creating or updating the extension on 18 is what adds it
 -- (above), and an upgraded cluster does neither.  This adds it where the
@@ -475,7 +475,7 @@ COMMENT ON FUNCTION idgen_add_skip_support() IS 'on PostgreSQL 18 and later, add
 
 
 --
--- Monitoring (issue 21): base36id's server-wide state and the generators'
+-- Monitoring: base36id's server-wide state and the generators'
 -- clock events, summed over all backends.  The views are the interface; the
 -- functions behind them return bare records (no OUT parameters, so their
 -- identity stays "()").  Readable by pg_read_all_stats (and so pg_monitor),

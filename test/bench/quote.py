@@ -7,8 +7,11 @@ Usage: quote.py [--check] [ROOT]
 doc/performance.md holds blocks between "<!-- quote NAME -->" and
 "<!-- /quote -->"; each is a table made from the reports
 test/bench/results/pg<major>/bench.md (15, 17, 18, 19beta1), one column per
-major (doc/choosing.md's block "choosing": key density and cost per id
-from PostgreSQL 18's report, whose run has uuidv7() too; doc/portable.md's
+major (doc/choosing.md's blocks from PostgreSQL 18's report, whose run
+has uuidv7() too: "choosing", the cost per id at the precision its spread
+allows, one session's bulk insert and 4 clients' single-row inserts as
+ratios to bigserial, and key density; "choosing-settings", the report's
+server, machine and settings; doc/portable.md's
 block "portable": the SQL edition's cost per id from the portable.md that
 bench.sh writes beside each bench.md).  Without --check the blocks are rewritten from the reports (run it
 after regenerating them); with --check it exits 1 when a block differs from
@@ -30,24 +33,18 @@ OTHER_PAGES = ["doc/choosing.md", "doc/portable.md"]
 # choosing.md's table: one major's report, the newest with uuidv7() and a release build
 CHOOSING_MAJOR = "18"
 # its rows: the name, part 1's row (cost; None: the text instead), part 3's
-# density row (None: the text instead), what the id leaks
+# row (density and throughput; a text instead when it does not start with a backquote)
 CHOOSING_ROWS = [
-    ("`iuid`", "`iuid_generate(", "`iuid PRIMARY", "creation time, country, entity"),
-    ("`distid_generate()`", "`distid_generate()`, within", "`distid PRIMARY KEY DEFAULT distid_generate()`",
-     "creation time"),
-    ("`distid_generate_dense()`", "`distid_generate_dense()`", "`distid PRIMARY KEY DEFAULT distid_generate_dense()`",
-     "creation time"),
-    ("DistributedId128", "`distid128_generate()`", "`uuid PRIMARY KEY DEFAULT distid128_generate()`", "creation time"),
-    ("`flaxid`", "`flaxid_generate()`", "`flaxid PRIMARY", "creation time"),
-    ("`base36id`", "`base36id_generate()`, within", "(one counter appends in order)",
-     "creation second, server, how many ids that second"),
-    ("`uuidv7()`", "`uuidv7()`", "`uuid PRIMARY KEY DEFAULT uuidv7()`", "creation time"),
-    ("UUIDv7 as a SQL function", "pasted UUIDv7, plpgsql", "`uuid PRIMARY KEY DEFAULT uuid_generate_v7()`",
-     "creation time"),
-    ("`gen_random_uuid()`", "`gen_random_uuid()`", "`uuid PRIMARY KEY DEFAULT gen_random_uuid()`", "nothing"),
-    ("`bigserial`", "`nextval(", "`bigserial PRIMARY", "how many rows, and when, by comparison"),
-    ("ULID, random per id", "as a SQL function, not measured", "as the SQL UUIDv7 function (the same scheme)",
-     "creation time"),
+    ("`iuid`", "`iuid_generate(", "`iuid PRIMARY"),
+    ("`distid_generate()`", "`distid_generate()`, within", "`distid PRIMARY KEY DEFAULT distid_generate()`"),
+    ("`distid_generate_dense()`", "`distid_generate_dense()`", "`distid PRIMARY KEY DEFAULT distid_generate_dense()`"),
+    ("DistributedId128", "`distid128_generate()`", "`uuid PRIMARY KEY DEFAULT distid128_generate()`"),
+    ("`flaxid`", "`flaxid_generate()`", "`flaxid PRIMARY"),
+    ("`base36id`", "`base36id_generate()`, within", "bound by [its rate](base36id.md#how-it-generates)"),
+    ("`uuidv7()`", "`uuidv7()`", "`uuid PRIMARY KEY DEFAULT uuidv7()`"),
+    ("UUIDv7 as a SQL function", "pasted UUIDv7, SQL function", "`uuid PRIMARY KEY DEFAULT uuid_generate_v7()`"),
+    ("`gen_random_uuid()`", "`gen_random_uuid()`", "`uuid PRIMARY KEY DEFAULT gen_random_uuid()`"),
+    ("`bigserial`", "`nextval(", "`bigserial PRIMARY"),
 ]
 # part 1's rows quoted, by the start of their label
 COST_ROWS = ["`gen_random_uuid()`", "`uuidv7()`", "pasted UUIDv7, plpgsql", "`nextval(",
@@ -183,11 +180,26 @@ def summary_cell(name):
     return value
 
 
+def about(ns, spread):
+    """a cost per id at the precision its spread allows: two significant
+    digits when the ratio's spread stays within a factor of 2 (or the row is
+    the reference), one otherwise ("about 50 ns", not 47.4)"""
+    m = re.fullmatch(r"([0-9.]+)–([0-9.]+)", spread)
+    wide = spread == "n/a" or (m and float(m.group(2)) > 2 * float(m.group(1)))
+    v = float(ns)
+    digits = 1 if wide else 2
+    rounded = float("%.*g" % (digits, v))
+    return "about %s ns" % "{:,}".format(int(rounded)) if rounded >= 1 else "about %s ns" % rounded
+
+
 def block_choosing(reps):
-    """choosing.md's table: key density and cost per id from one report"""
+    """choosing.md's table from one report: cost per id (at the precision of
+    its spread), one session's bulk insert and 4 clients' single-row inserts
+    against bigserial, and the key's leaf density after 4 clients' batches"""
     rep = reps[CHOOSING_MAJOR]
     head1, cost = rep["tables"]["1"][0]
-    head3, dens = rep["tables"]["3"][1]
+    head3d, dens = rep["tables"]["3"][1]
+    head3t, thr = rep["tables"]["3"][2]
 
     def find(rows, prefix):
         hits = [r for r in rows if r[0].startswith(prefix)]
@@ -195,32 +207,38 @@ def block_choosing(reps):
             raise KeyError("%d rows start with %s" % (len(hits), prefix))
         return hits[0]
 
-    out = ["| | leaf density of the key, % ([performance.md](performance.md#inserts)) "
-           "| cost per id ([performance.md](performance.md#cost-per-id)) | what it leaks |",
-           "|---|---|---|---|"]
-    for name, c, d, leaks in CHOOSING_ROWS:
-        if c.startswith("`") or c.startswith("pasted"):
-            r = find(cost, c)
-            cost_text = "%s ns" % grouped(r[col(head1, "ns/id net")])
-            if c.startswith("`distid_generate()`"):
-                cost_text += " within its burst; beyond it, [its rate](generation.md#distid)"
-            elif c.startswith("`base36id"):
-                cost_text += ", within [its rate](base36id.md#how-it-generates)"
-            elif c.startswith("pasted"):
-                cost_text += " (PL/pgSQL)"
-        else:
-            cost_text = c
+    out = ["| | cost per id ([performance.md](performance.md#cost-per-id)) "
+           "| one session's `INSERT … SELECT`, × bigserial's rows/s ([performance.md](performance.md#inserts)) "
+           "| 4 clients' single-row inserts, × bigserial's rows/s ([performance.md](performance.md#inserts)) "
+           "| leaf density of the key after 4 clients' 100-row batches, % ([performance.md](performance.md#inserts)) |",
+           "|---|---|---|---|---|"]
+    for name, c, d in CHOOSING_ROWS:
+        r = find(cost, c)
+        spread = r[col(head1, "spread")]
+        text = about(r[col(head1, "ns/id net")], "–" if spread == "–" else spread)
+        if c.startswith("`distid_generate()`"):
+            text += " within its burst; beyond it, [its rate](generation.md#distid)"
+        elif c.startswith("`base36id"):
+            text += ", within [its rate](base36id.md#how-it-generates)"
         if d.startswith("`"):
-            r = find(dens, d)
-            dens_text = r[col(head3, "batch, 4 clients")].split(" ")[0]
+            cells_ = [find(thr, d)[col(head3t, "1 session, bulk")],
+                      find(thr, d)[col(head3t, "single-row, 4 clients")],
+                      find(dens, d)[col(head3d, "batch, 4 clients")].split(" ")[0]]
         else:
-            dens_text = d
-        out.append("| %s | %s | %s | %s |" % (name, dens_text, cost_text, leaks))
+            cells_ = [d, d, "(one counter appends in order)"]
+        out.append("| %s | %s | %s |" % (name, text, " | ".join(cells_)))
     return "\n".join(out)
+
+
+def block_settings(reps):
+    """the server, machine and settings of choosing.md's report, one line each"""
+    h = reps[CHOOSING_MAJOR]["header"]
+    return "\n".join("- %s: %s" % (k, h[k]) for k in ("Server", "Machine", "Settings"))
 
 
 BLOCKS = {
     "choosing": block_choosing,
+    "choosing-settings": block_settings,
     "portable": lambda r: block_portable(r),
     "runs": block_runs,
     "cost": lambda r: pivot(r, lambda p: p["tables"]["1"][0], lambda row: (row[0],), cost_cell,
@@ -232,7 +250,8 @@ BLOCKS = {
                             ratio_cell("vs bigserial"), ["primary key"]),
     # part 3's summaries: leaf density, then throughput
     "density-batch-4": lambda r: pivot(r, lambda p: p["tables"]["3"][1], lambda row: (row[0],),
-                                       summary_cell("batch, 4 clients"), ["primary key"]),
+                                       summary_cell("batch, 4 clients"),
+                                       ["primary key: leaf density % (fragmentation %)"]),
     "throughput-batch-4": lambda r: pivot(r, lambda p: p["tables"]["3"][2], lambda row: (row[0],),
                                           summary_cell("batch, 4 clients"), ["primary key"]),
     "throughput-single-4": lambda r: pivot(r, lambda p: p["tables"]["3"][2], lambda row: (row[0],),
@@ -271,10 +290,12 @@ def block_portable(reps):
         if rows is None:
             raise KeyError("no release-build portable.md for %s" % m)
         for k, (ns, times_c) in rows.items():
+            if not k.startswith("SQL "):
+                continue
             if k not in keys:
                 keys.append(k)
             data[(m, k)] = "%s" % grouped(ns) if times_c in ("—", "n/a") else "%s (%s×)" % (grouped(ns), times_c)
-    out = ["| ns per id, median (SQL: × the C generator), on PostgreSQL | " + " | ".join(majors) + " |",
+    out = ["| the SQL edition's generator: ns per id, median (× the C generator of the same name, in the same rounds), on PostgreSQL | " + " | ".join(majors) + " |",
            "|---|" + "---:|" * len(majors)]
     for k in keys:
         out.append("| %s | %s |" % (k, " | ".join(data.get((m, k), "–") for m in majors)))

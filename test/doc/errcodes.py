@@ -20,7 +20,10 @@ Checks:
   so `iuid country 256 is out of range` quotes "iuid %s %d is out of range"),
   and every section quoting it is headed by a code the site raises: a message
   filed under another code than the one raised fails;
-- every RAISE EXCEPTION names its ERRCODE (without one it would be P0001).
+- every RAISE EXCEPTION names its ERRCODE (without one it would be P0001);
+- a sentence, list item or table row of another page that names an idgen
+  function and SQLSTATEs names only codes that function's code can raise
+  (raises.py: the raise sites reachable from its C entry point or SQL body).
 Prints "docs-errcodes: N passed, M failed".
 """
 import glob
@@ -156,6 +159,12 @@ def main(root, errcodes_txt):
               + (f" under {', '.join(under)}" if under else "")
               + (f", not only under {'/'.join(codes)}" if wrong else ""),
               bool(under) and not wrong)
+    # what the other pages say a function raises, against its code
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import raises
+    from common import user_pages
+    raises.check_pages(root, user_pages(root, contributing=False), set(by_macro.values()),
+                       by_macro, by_name, check)
     print(f"docs-errcodes: {passed} passed, {failed} failed")
     return 1 if failed or not passed else 0
 

@@ -5,7 +5,8 @@ Usage: homes.py ROOT [--list]   (README.md, CHANGELOG.md, CONTRIBUTING.md, doc/*
 
 RULES below names each rule, its home and a pattern that finds a statement
 of it, however worded.  Outside its home, a paragraph, list item or table
-row (or its table's header) that matches must link to the home page.
+row (or its table's header) that matches must link to the home page; the
+rules in STRICT may not be restated outside their home at all.
 figures.py does the same for every number with a unit without a list;
 these are the rules a number alone does not show.  --list prints the rules
 and their homes (the map the documentation is kept to).
@@ -63,8 +64,41 @@ RULES = [
      r"\bfollows? real time\b|\breal-time order\b", ()),
     ("DistributedId128 is not an RFC 9562 UUIDv7",
      "doc/formats.md", "distributedid128", r"\bnot an? (?:RFC 9562 )?UUIDv7\b", ()),
+    ("the time-ordered generators absorb a clock step back of up to 1 s",
+     "doc/generation.md", "the-rules",
+     r"(?:up to|at most|within) (?:1 s|1000 ms|a second|one second)\b[^.]{0,60}?(?:absorb|keep increasing)"
+     r"|step\w* (?:back )?of up to (?:1 s|1000 ms|a second|one second)"
+     r"|(?:went|goes|steps?) back by (?:up to |at most )?(?:1 s|1000 ms|a second|one second)", ()),
+    ("idgen.base36id_synchronous_commit is a floor: a session's higher level waits for its own, nothing lowers it",
+     "doc/base36id.md", "synchronous-standbys",
+     r"waits? for its own level|nothing a session, role or database sets lowers|\bthe floor\b[^.]{0,80}synchronous"
+     r"|synchronous_commit`?[^.]{0,80}\bthe floor\b", ()),
     ("base36id's WAL resource manager id 190, not reserved",
      "doc/base36id.md", "the-wal-resource-manager-id", r"\b(?:id|manager) \**190\b|\bcustom190\b", ()),
+]
+
+
+# rules that stand in their home only: another page names the rule with a
+# link instead of restating it, so a restatement fails even when linked
+STRICT = {
+    "the time-ordered generators absorb a clock step back of up to 1 s",
+    "idgen.base36id_synchronous_commit is a floor: a session's higher level waits for its own, nothing lowers it",
+}
+
+
+# claims no test shows, in no page: (the claim, what holds instead, pattern)
+UNSHOWN = [
+    ("the formats' reference libraries read idgen's ids",
+     "the published examples and values computed apart from idgen are checked (formats.md)",
+     r"\bread back there\b|\band ours there\b|\breads? (?:its|our|idgen's) ids back\b"
+     r"|\bstill a valid \w+ there\b"),
+    ("a distid is a 93-bit number",
+     "a distid is 0 … 10²⁸−1, which takes 94 bits; generated ids use 93 (SPEC.md)",
+     r"\b93-bit (?:whole number|decimal|DistributedId|distid)\b"),
+    ("every function of idgen is granted to PUBLIC",
+     "the install script revokes the keyless public-id functions, public_id_keys() and the monitoring "
+     "functions from PUBLIC (security.md)",
+     r"\bevery function of the (?:four )?types\b(?![^.]*\bexcept\b)"),
 ]
 
 
@@ -87,9 +121,14 @@ def main(root, listing=False):
             if page == home or page in exempt:
                 continue
             bad += [f"{page}: …{prose[:150]}…" for prose, linked in paragraphs
-                    if rx.search(prose) and home not in linked]
-        tally.findings([f"{rule} (home {home}) stated without a link in {b}" for b in bad],
+                    if rx.search(prose) and (home not in linked or rule in STRICT)]
+        tally.findings([f"{rule} (home {home}) stated outside it{' (restated: the rule stands in its home only)' if rule in STRICT else ' without a link'} in {b}" for b in bad],
                        f"{rule}: one home, {home}")
+    for claim, instead, pattern in UNSHOWN:
+        rx = re.compile(pattern, re.S | re.I)
+        tally.findings([f"{page}: claims that {claim}; {instead}: …{prose[:150]}…"
+                        for page, paragraphs in found.items() for prose, _ in paragraphs if rx.search(prose)],
+                       f"no page claims that {claim}")
     return tally.done()
 
 

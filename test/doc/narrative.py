@@ -8,11 +8,15 @@ Usage: narrative.py ROOT [FILE...]   (default: README.md, CHANGELOG.md, doc/*.md
 Fails on what belongs to the project's own history or harness, not to a
 user: "a test saw", "by hand", "not tried", "Tested:", "what was checked",
 the test machine and its limits ("reachable here", "skipped"), issue
-numbers, commit hashes, and targets "NOT met".  Code blocks are left out;
+numbers, commit hashes, and targets "NOT met"; how a figure was obtained
+("a second run gave", "measured on/with/by", "on this machine", "shared
+with other work", "were run on", the test machine's cache paths).  The
+install and update scripts' comments hold no issue numbers either.  Code blocks are left out;
 inline code is left out of the word patterns (a value such as `skipped` is
 fine) but not of the hash and issue patterns.
 Prints one line per finding and "docs-narrative: N passed, M failed".
 """
+import glob
 import os
 import re
 import sys
@@ -43,6 +47,15 @@ WORDS = [
     (r"\b(?:no|without) internet\b", "the test machine's network"),
     (r"\bskipped\b", "a suite skipped"),
     (r"\bNOT met\b", "a development target"),
+    # how a figure was obtained (evidence: CONTRIBUTING.md), not what holds
+    (r"\b(?:a|the) (?:second|first|last|other|earlier) run (?:gave|showed|found|saw)\b", "a run narrated"),
+    (r"\b(?:in|from|of) the run above\b", "a run narrated"),
+    (r"\bmeasured (?:on|with|by) (?!the\b)", "how a figure was measured"),
+    (r"\bon this machine\b", "the test machine"),
+    (r"\bshared with other work\b", "the test machine's load"),
+    (r"\b(?:were|was) run on\b", "how it was run"),
+    (r"/var/cache/", "a path of the test machine"),
+    (r"\bthe tests (?:use|run|build)\b", "the test harness"),
 ]
 IDS = [
     (r"\bissues?\s+#?\d+", "an issue number"),
@@ -80,6 +93,16 @@ def findings(text):
                 yield n, what, line.strip()
 
 
+def sql_findings(text):
+    """issue numbers in the comments of an install or update script"""
+    for n, line in enumerate(text.splitlines(), 1):
+        m = re.search(r"--(.*)$", line)
+        if m:
+            for rx, what in IDS[:1]:
+                if re.search(rx, m.group(1), re.I):
+                    yield n, what, line.strip()
+
+
 def main(root, files=None):
     root = os.path.realpath(root)
     if not files:
@@ -89,6 +112,12 @@ def main(root, files=None):
                 files += [rel for rel in linked_files(root, os.path.join(root, page), f.read())
                           if rel not in files]
     tally = Tally("docs-narrative")
+    for path in sorted(glob.glob(os.path.join(root, "sql", "idgen--*.sql"))):
+        rel = os.path.relpath(path, root)
+        with open(path, encoding="utf-8") as f:
+            found = sorted(set(sql_findings(f.read())))
+        tally.findings([f"{rel}:{n}: {what} in a comment: {line[:140]}" for n, what, line in found],
+                       f"{rel}: no issue number in its comments")
     for rel in files:
         with open(os.path.join(root, rel), encoding="utf-8") as f:
             found = sorted(set(findings(f.read())))
