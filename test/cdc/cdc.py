@@ -572,13 +572,13 @@ SUB_TABLES = [("cdc_iuid", "uuid", Iuid), ("cdc_distid", "numeric(28,0)", Distid
               ("cdc_base36id", "text", Base36id), ("cdc_flaxid", 'text COLLATE "C"', Flaxid)]
 
 
-def poll(fn, count=120):
+def poll(fn, count=120, interval=0.5):
     """fn() until it returns something true, at most count polls"""
     for _ in range(count):
         r = fn()
         if r:
             return r
-        select.select([], [], [], 0.5)
+        select.select([], [], [], interval)
     return None
 
 
