@@ -723,6 +723,17 @@ def main():
                 want = {want_form}
             check("%s: %s's ids arrive as %s" % (label, t, "/".join(sorted(want))), forms == want,
                   "got %s" % sorted(forms))
+            # the type each stream names: wal2json by its SQL name; pgoutput
+            # by OID, idgen's (not built in) with a Type message naming it
+            sqltype = coltype.split(" COLLATE")[0]
+            if label.startswith("wal2json"):
+                want = sqltype
+            elif sqltype in ("iuid", "distid", "base36id", "flaxid"):
+                want = "public." + sqltype
+            else:
+                want = "oid %d" % {"uuid": 2950, "numeric(28,0)": 1700, "text": 25}[sqltype]
+            check("%s: %s's id column is typed %s" % (label, t, want), decoder.types.get(t) == want,
+                  "got %s" % decoder.types.get(t))
         for phase in PHASES:
             compare("%s, REPLICA IDENTITY %s" % (label, phase), expect[phase], got[phase], generated)
         # the walsender lets go of the slot once it sees the client gone
