@@ -517,6 +517,8 @@ def compare(label, expect, got, generated):
                 continue
             for part, wv, hv in (("new", w[2], h[2]), ("old", w[3], h[3])):
                 if wv is None:
+                    if hv is not None:
+                        problems.append("change %d: an %s tuple %r, none expected" % (i, part, hv))
                     continue
                 if hv is None:
                     problems.append("change %d: no %s tuple" % (i, part))
@@ -655,10 +657,12 @@ def subscriber_checks(pub):
             return ("row", rows[0][0])
         with open(os.environ["CDC_SUB_LOG"]) as f:
             lines = f.read().splitlines()
-        for i, line in enumerate(lines):
-            if 'replication target relation "public.%s" column "id"' % table in line and i > 0 \
-                    and "ERROR:" in lines[i - 1]:
-                return ("error", lines[i - 1].split("ERROR:", 1)[1].strip())
+        # the error, logged with the table and column; twice: retried
+        errors = [lines[i - 1].split("ERROR:", 1)[1].strip() for i, line in enumerate(lines)
+                  if 'replication target relation "public.%s" column "id"' % table in line and i > 0
+                  and "ERROR:" in lines[i - 1]]
+        if len(errors) >= 2:
+            return ("error", errors[0])
         return None
 
     for table, codec, v, (want, what) in cases:
@@ -671,7 +675,7 @@ def subscriber_checks(pub):
             check("binary subscription: %s %s reaches a %s column as %s" % (codec.name, codec.text(v), coltype, what),
                   r == ("row", what), r)
         else:
-            check("binary subscription: %s into %s stops on an error naming the table and column (%s)"
+            check("binary subscription: %s into %s stops on an error naming the table and column, retried (%s)"
                   % (codec.name, coltype, what), r is not None and r[0] == "error" and re.search(what, r[1]), r)
     for table, _, _, _ in cases:
         scur.execute("DROP SUBSCRIPTION cdc_bin_%s" % table)
@@ -735,7 +739,12 @@ def main():
             check("%s: %s's id column is typed %s" % (label, t, want), decoder.types.get(t) == want,
                   "got %s" % decoder.types.get(t))
         for phase in PHASES:
-            compare("%s, REPLICA IDENTITY %s" % (label, phase), expect[phase], got[phase], generated)
+            want = expect[phase]
+            if label.startswith("wal2json"):
+                # wal2json sends the key with every update, from the new
+                # row when the key did not change (pgoutput sends nothing)
+                want = [(t, k, n, {"id": n["id"]} if k == "update" and o is None else o) for t, k, n, o in want]
+            compare("%s, REPLICA IDENTITY %s" % (label, phase), want, got[phase], generated)
         # the walsender lets go of the slot once it sees the client gone
         def dropped():
             cur.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots "
