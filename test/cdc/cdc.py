@@ -605,11 +605,11 @@ def subscriber_checks(pub):
         cur.execute("INSERT INTO %s (n, note) VALUES (5, 'subscribed')" % table)
 
     def pub_ids(table):
-        cur.execute("SELECT id::text FROM %s ORDER BY id" % table)
+        cur.execute("SELECT id::text AS t FROM %s ORDER BY id" % table)
         return [r[0] for r in cur.fetchall()]
 
     def sub_ids(table):
-        scur.execute("SELECT id::text FROM %s ORDER BY id" % table)
+        scur.execute("SELECT id::text AS t FROM %s ORDER BY id" % table)
         return [r[0] for r in scur.fetchall()]
 
     for table, coltype, codec in SUB_TABLES:
