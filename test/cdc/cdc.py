@@ -64,6 +64,13 @@ def ms_since(epoch, when):
 
 # ---- the formats, from doc/formats.md (SPEC.md), independent of idgen ----
 
+def uuid_text(s):
+    """the 128-bit number of a canonical lower-case uuid text"""
+    if not re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", s):
+        raise ValueError("not a canonical lower-case uuid: %r" % s)
+    return int(s.replace("-", ""), 16)
+
+
 class Iuid:
     """UUIDv8: ms 48 | ver 8 | format 4 | country 8 | var 10 | entity 8 | random 54."""
     name = "iuid"
@@ -81,9 +88,7 @@ class Iuid:
 
     @staticmethod
     def parse(s):
-        if not re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", s):
-            raise ValueError("not a canonical lower-case uuid: %r" % s)
-        v = int(s.replace("-", ""), 16)
+        v = uuid_text(s)
         if (v >> 76) & 0xF != 8 or (v >> 62) & 0x3 != 0b10:
             raise ValueError("version or variant: %r" % s)
         return v
@@ -94,15 +99,24 @@ class Iuid:
                 "time": datetime.datetime(1970, 1, 1, tzinfo=UTC) + datetime.timedelta(milliseconds=v >> 80)}
 
 
-class Distid:
+class TimeRandom:
+    """(ms since epoch << shift) | a random field of shift bits"""
+
+    @classmethod
+    def make(cls):
+        return (ms_since(cls.epoch, datetime.datetime.now(UTC)) << cls.shift) | RNG.getrandbits(cls.shift)
+
+    @classmethod
+    def fields(cls, v):
+        return {"time": cls.epoch + datetime.timedelta(milliseconds=v >> cls.shift)}
+
+
+class Distid(TimeRandom):
     """A whole number 0 .. 10^28-1: ms since 1900 << 48 | random 48; text: decimal."""
     name = "distid"
     nbytes = 12
     epoch = datetime.datetime(1900, 1, 1, tzinfo=UTC)
-
-    @classmethod
-    def make(cls):
-        return (ms_since(cls.epoch, datetime.datetime.now(UTC)) << 48) | RNG.getrandbits(48)
+    shift = 48
 
     @staticmethod
     def text(v):
@@ -116,10 +130,6 @@ class Distid:
         if v > 10**28 - 1:
             raise ValueError("above 10^28-1: %r" % s)
         return v
-
-    @classmethod
-    def fields(cls, v):
-        return {"time": cls.epoch + datetime.timedelta(milliseconds=v >> 48)}
 
 
 class Distid128:
@@ -138,9 +148,7 @@ class Distid128:
 
     @staticmethod
     def parse(s):
-        if not re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", s):
-            raise ValueError("not a canonical lower-case uuid: %r" % s)
-        v = int(s.replace("-", ""), 16)
+        v = uuid_text(s)
         if (v >> 76) & 0xF != 7 or (v >> 63) & 1 != 0:
             raise ValueError("nibble 7 and bit 64 = 0 expected: %r" % s)
         return v
@@ -190,15 +198,12 @@ class Base36id:
 FLAX = "-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz"
 
 
-class Flaxid:
+class Flaxid(TimeRandom):
     """96 bits: ms since 2015 << 56 | random 56; text: 16 characters of 6 bits."""
     name = "flaxid"
     nbytes = 12
     epoch = datetime.datetime(2015, 1, 1, tzinfo=UTC)
-
-    @classmethod
-    def make(cls):
-        return (ms_since(cls.epoch, datetime.datetime.now(UTC)) << 56) | RNG.getrandbits(56)
+    shift = 56
 
     @staticmethod
     def text(v):
@@ -212,10 +217,6 @@ class Flaxid:
         for c in s:
             v = (v << 6) | FLAX.index(c)
         return v
-
-    @classmethod
-    def fields(cls, v):
-        return {"time": cls.epoch + datetime.timedelta(milliseconds=v >> 56)}
 
 
 # name, column type, codec, the DEFAULT, make(), the fields a generated id must have

@@ -13,25 +13,13 @@
 # servers stop on every way out of the suite.
 
 run_cdc() {
-	local log=$IDGEN_WORK/cdc.log rc=0
-	OPS_PASS=0 OPS_FAIL=0
-	(cdc_checks) >"$log" 2>&1 || rc=$?
-	ops_record cdc "$log" "$rc"
-}
-
-# cdc_stop: the suite's servers, whichever are running
-cdc_stop() {
-	local d
-	for d in "$IDGEN_WORK/cdc/data" "$IDGEN_WORK/cdc/sub/data"; do
-		[ -f "$d/postmaster.pid" ] && as_server "$PG_BIN/pg_ctl" -D "$d" -m fast -w stop >/dev/null 2>&1
-	done
-	return 0
+	ops_subshell_suite cdc cdc_checks
 }
 
 # in a subshell of its own: its trap stops the servers however it ends
 cdc_checks() {
 	local IDGEN_WORK=$IDGEN_WORK/cdc wal2json=0 plugins=()
-	trap cdc_stop EXIT
+	trap 'ops_stop_running "$IDGEN_WORK/data" "$IDGEN_WORK/sub/data"' EXIT
 	as_server rm -rf "$IDGEN_WORK"
 	mkdir -p "$IDGEN_WORK/sub"
 	[ "$(id -u)" -eq 0 ] && chown -R "$SERVER_USER" "$IDGEN_WORK"

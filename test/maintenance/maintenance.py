@@ -25,7 +25,6 @@ Prints "ok - ..." / "not ok - ..." lines, then "maintenance: N passed, M failed"
 """
 
 import os
-import select
 import subprocess
 import sys
 import threading

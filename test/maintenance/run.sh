@@ -10,16 +10,13 @@
 # rows are inserted.  The server stops on every way out of the suite.
 
 run_maintenance() {
-	local log=$IDGEN_WORK/maintenance.log rc=0
-	OPS_PASS=0 OPS_FAIL=0
-	(maintenance_checks) >"$log" 2>&1 || rc=$?
-	ops_record maintenance "$log" "$rc"
+	ops_subshell_suite maintenance maintenance_checks
 }
 
 # in a subshell of its own: its trap stops the server however it ends
 maintenance_checks() {
 	local IDGEN_WORK=$IDGEN_WORK/maintenance repack=0
-	trap '[ -f "$IDGEN_WORK/data/postmaster.pid" ] && idgen_cluster_stop' EXIT
+	trap 'ops_stop_running "$IDGEN_WORK/data"' EXIT
 	as_server rm -rf "$IDGEN_WORK"
 	mkdir -p "$IDGEN_WORK"
 	[ "$(id -u)" -eq 0 ] && chown "$SERVER_USER" "$IDGEN_WORK"
