@@ -19,7 +19,8 @@ run_cdc() {
 # in a subshell of its own: its trap stops the servers however it ends
 cdc_checks() {
 	local IDGEN_WORK=$IDGEN_WORK/cdc wal2json=0 plugins=()
-	trap 'ops_stop_running "$IDGEN_WORK/data" "$IDGEN_WORK/sub/data"' EXIT
+	# expanded now: IDGEN_WORK is local, gone when the trap runs
+	trap "ops_stop_running '$IDGEN_WORK/data' '$IDGEN_WORK/sub/data'" EXIT
 	as_server rm -rf "$IDGEN_WORK"
 	mkdir -p "$IDGEN_WORK/sub"
 	[ "$(id -u)" -eq 0 ] && chown -R "$SERVER_USER" "$IDGEN_WORK"

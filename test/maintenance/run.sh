@@ -16,7 +16,8 @@ run_maintenance() {
 # in a subshell of its own: its trap stops the server however it ends
 maintenance_checks() {
 	local IDGEN_WORK=$IDGEN_WORK/maintenance repack=0
-	trap 'ops_stop_running "$IDGEN_WORK/data"' EXIT
+	# expanded now: IDGEN_WORK is local, gone when the trap runs
+	trap "ops_stop_running '$IDGEN_WORK/data'" EXIT
 	as_server rm -rf "$IDGEN_WORK"
 	mkdir -p "$IDGEN_WORK"
 	[ "$(id -u)" -eq 0 ] && chown "$SERVER_USER" "$IDGEN_WORK"
