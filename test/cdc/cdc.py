@@ -363,12 +363,11 @@ def read_slot(conn, slot, options, decode_message):
     return changes, phase == len(PHASES)
 
 
-def wal2json_values(names, types, values):
-    out = []
-    for name, typ, value in zip(names, types, values):
-        form = "json-number" if isinstance(value, int) and name == "id" else "text"
-        out.append((name, form, value))
-    return out
+def wal2json_values(names, values):
+    """(name, form, value) of wal2json's columns: an id in a JSON number
+    (numeric) apart from one in a JSON string"""
+    return [(name, "json-number" if isinstance(value, int) and name == "id" else "text", value)
+            for name, value in zip(names, values)]
 
 
 class Wal2json1:
@@ -385,11 +384,11 @@ class Wal2json1:
             new = old = None
             if "columnnames" in ch:
                 self.types[table] = dict(zip(ch["columnnames"], ch["columntypes"]))["id"]
-                new = row_of(table, wal2json_values(ch["columnnames"], ch["columntypes"], ch["columnvalues"]),
+                new = row_of(table, wal2json_values(ch["columnnames"], ch["columnvalues"]),
                              self.problems, self.forms)
             if "oldkeys" in ch:
                 k = ch["oldkeys"]
-                old = row_of(table, wal2json_values(k["keynames"], k["keytypes"], k["keyvalues"]),
+                old = row_of(table, wal2json_values(k["keynames"], k["keyvalues"]),
                              self.problems, self.forms)
             out.append((table, ch["kind"], new, old))
         return out
@@ -414,8 +413,8 @@ class Wal2json2:
             for x in c:
                 if x["name"] == "id":
                     self.types[table] = x["type"]
-            return row_of(table, [(x["name"], "json-number" if isinstance(x["value"], int) and x["name"] == "id"
-                                   else "text", x["value"]) for x in c], self.problems, self.forms)
+            return row_of(table, wal2json_values([x["name"] for x in c], [x["value"] for x in c]),
+                          self.problems, self.forms)
         if table == "cdc_mark":
             return [(table, kind, {"phase": ch["columns"][0]["value"]}, None)]
         return [(table, kind, cols("columns"), cols("identity"))]
