@@ -82,3 +82,22 @@ ops_record() {
 faketime_env() {
 	echo "LD_PRELOAD=$(ls /usr/lib/*/faketime/libfaketime.so.1 | head -n 1) FAKETIME=$1 FAKETIME_DONT_FAKE_MONOTONIC=1"
 }
+
+# ops_subshell_suite SUITE FUNCTION: FUNCTION's "ok"/"not ok" lines counted
+# as SUITE; FUNCTION runs in a subshell of its own, so that an EXIT trap it
+# sets (stopping its servers) runs however it ends
+ops_subshell_suite() {
+	local log=$IDGEN_WORK/$1.log rc=0
+	OPS_PASS=0 OPS_FAIL=0
+	("$2") >"$log" 2>&1 || rc=$?
+	ops_record "$1" "$log" "$rc"
+}
+
+# ops_stop_running DATADIR...: stop those of the clusters (of $PG_BIN) that run
+ops_stop_running() {
+	local d
+	for d in "$@"; do
+		[ -f "$d/postmaster.pid" ] && as_server "$PG_BIN/pg_ctl" -D "$d" -m fast -w stop >/dev/null 2>&1
+	done
+	return 0
+}
