@@ -203,6 +203,16 @@ BEGIN
 	RETURN NEXT;
 END $$;
 
+-- the argument types make_overloads replaces, and by what
+CREATE FUNCTION regress_trap.substitutions(OUT orig pg_catalog.regtype, OUT repl pg_catalog.regtype) RETURNS SETOF record
+LANGUAGE sql IMMUTABLE SET search_path = pg_catalog AS $$
+	VALUES ('anyelement'::pg_catalog.regtype, 'text'::pg_catalog.regtype), ('anynonarray', 'text'),
+		('anycompatible', 'text'), ('anycompatiblenonarray', 'text'), ('"any"', 'text'),
+		('anyarray', 'text[]'), ('anycompatiblearray', 'text[]'),
+		('text', 'name'), ('bigint', 'integer'), ('double precision', 'integer'),
+		('timestamptz', 'timestamp')
+$$;
+
 -- better matches: pg_catalog's argument types replaced by the types a
 -- caller passes (polymorphic and "any" by text, or text[] for an array;
 -- text by name, bigint and double precision by integer, timestamptz by
@@ -214,12 +224,7 @@ DECLARE
 	n int := 0;
 BEGIN
 	FOR r IN
-		WITH subst(orig, repl) AS (VALUES
-			('anyelement'::pg_catalog.regtype, 'text'::pg_catalog.regtype), ('anynonarray', 'text'),
-			('anycompatible', 'text'), ('anycompatiblenonarray', 'text'), ('"any"', 'text'),
-			('anyarray', 'text[]'), ('anycompatiblearray', 'text[]'),
-			('text', 'name'), ('bigint', 'integer'), ('double precision', 'integer'),
-			('timestamptz', 'timestamp')),
+		WITH subst AS (SELECT * FROM regress_trap.substitutions()),
 		cand AS (
 			SELECT p.oid, p.proname, p.prorettype, p.proretset,
 			       ARRAY(SELECT coalesce(s.repl, a.t::pg_catalog.regtype)
@@ -252,12 +257,7 @@ BEGIN
 	END LOOP;
 	-- operators, with the same replacements, each on a function of its own
 	FOR r IN
-		WITH subst(orig, repl) AS (VALUES
-			('anyelement'::pg_catalog.regtype, 'text'::pg_catalog.regtype), ('anynonarray', 'text'),
-			('anycompatible', 'text'), ('anycompatiblenonarray', 'text'),
-			('anyarray', 'text[]'), ('anycompatiblearray', 'text[]'),
-			('text', 'name'), ('bigint', 'integer'), ('double precision', 'integer'),
-			('timestamptz', 'timestamp')),
+		WITH subst AS (SELECT * FROM regress_trap.substitutions() WHERE orig OPERATOR(pg_catalog.<>) '"any"'::pg_catalog.regtype),
 		cand AS (
 			SELECT o.oid, o.oprname, o.oprresult,
 			       CASE WHEN o.oprleft OPERATOR(pg_catalog.=) 0 THEN 0 ELSE
