@@ -61,13 +61,19 @@ CREATE EXTENSION idgen;
 SELECT is_called AS used FROM regress_trap.calls;
 SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) 'regress_idgen_shadow';
 DROP EXTENSION idgen;
--- nor can a role that is not a superuser install it (idgen is not trusted;
--- the database's owner neither)
+-- nor can a role that is not a superuser install it, the database's owner
+-- included: idgen is not trusted
+CREATE ROLE regress_idgen_dbowner;
+SELECT pg_catalog.pg_get_userbyid(datdba) AS owner FROM pg_catalog.pg_database
+WHERE datname OPERATOR(pg_catalog.=) pg_catalog.current_database() \gset
 SET search_path = pg_catalog, pg_temp;
-SET ROLE regress_idgen_shadow;
+SELECT regress.err(format('ALTER DATABASE %I OWNER TO regress_idgen_dbowner', current_database()));
+SET ROLE regress_idgen_dbowner;
 SELECT regress.err('CREATE EXTENSION idgen');
 RESET ROLE;
+SELECT regress.err(format('ALTER DATABASE %I OWNER TO %I', current_database(), :'owner'));
 RESET search_path;
+DROP ROLE regress_idgen_dbowner;
 -- the overloads go: the rest of this test writes its own SQL unqualified
 -- (DROP OWNED takes its grant on public too: given back)
 DROP OWNED BY regress_idgen_shadow;
