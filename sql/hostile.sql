@@ -146,6 +146,9 @@ CREATE TABLE tenant.k_flaxid (id idgen_trap.flaxid) PARTITION BY RANGE (id);
 CREATE TABLE tenant.k_base36id (id idgen_trap.base36id) PARTITION BY RANGE (id);
 CREATE TABLE tenant.k_uuid (id pg_catalog.uuid) PARTITION BY RANGE (id);
 CREATE TABLE tenant.k_iuid_default PARTITION OF tenant.k_iuid DEFAULT;
+-- a partition made by hand, which a new one would overlap
+CREATE TABLE tenant.k_flaxid_hand PARTITION OF tenant.k_flaxid
+	FOR VALUES FROM (idgen_trap.flaxid_from_timestamp('2027-01-10')) TO (idgen_trap.flaxid_from_timestamp('2027-02-10'));
 INSERT INTO tenant.k_iuid (id) VALUES (idgen_trap.iuid_from_timestamp('2025-06-01'));
 DELETE FROM tenant.ran;
 RESET ROLE;
@@ -171,6 +174,9 @@ BEGIN
 		                    FROM idgen_trap.idgen_retire_partitions(t, '2026-03-01', drop_tables => true));
 		RETURN NEXT;
 	END LOOP;
+	step := 'tenant.k_flaxid overlapping';
+	outcome := regress.err($q$SELECT idgen_trap.idgen_create_partitions('tenant.k_flaxid', '2027-01-01', '2027-03-01', '1 month')$q$);
+	RETURN NEXT;
 	step := 'tenant.k_distid retire concurrently';
 	outcome := (SELECT string_agg(action, ', ') FROM idgen_trap.idgen_retire_partitions('tenant.k_distid', '2026-04-01', true, true));
 	RETURN NEXT;
@@ -222,6 +228,8 @@ SET ROLE regress_idgen_tenant;
 CREATE TABLE tenant.k_iuid (id idgen_trap.iuid PRIMARY KEY) PARTITION BY RANGE (id);
 CREATE TABLE tenant.k_distid (id idgen_trap.distid) PARTITION BY RANGE (id);
 CREATE TABLE tenant.k_flaxid (id idgen_trap.flaxid) PARTITION BY RANGE (id);
+CREATE TABLE tenant.k_flaxid_hand PARTITION OF tenant.k_flaxid
+	FOR VALUES FROM (idgen_trap.flaxid_from_timestamp('2027-01-10')) TO (idgen_trap.flaxid_from_timestamp('2027-02-10'));
 CREATE TABLE tenant.k_base36id (id idgen_trap.base36id) PARTITION BY RANGE (id);
 CREATE TABLE tenant.k_uuid (id pg_catalog.uuid) PARTITION BY RANGE (id);
 RESET ROLE;
