@@ -20,7 +20,7 @@
 --     type"); a domain's check and a view's rows record their use.  Needs a
 --     superuser (LANGUAGE internal).  Any object it cannot make is an error:
 --     nothing is skipped.
---   regress_trap.make_overloads(target name, payload text) -> made
+--   regress_trap.make_overloads(target name, payload text, names name[]) -> made
 --     better matches than pg_catalog's own: for every function (not an
 --     aggregate) and operator of pg_catalog taking a polymorphic or "any"
 --     argument, one taking text (text[] for an array) there, and for every
@@ -30,7 +30,9 @@
 --     once, where pg_catalog and target have no such signature yet, and PL/pgSQL
 --     can take it.  PL/pgSQL: an ordinary role can make them.  Each
 --     records its call, then runs payload (PL/pgSQL statements: what an
---     attacker would do with the caller's rights).
+--     attacker would do with the caller's rights).  With names, only for
+--     functions and operators of those names (regress_trap.names_in(text):
+--     the words and operator symbols of a script, which may name them).
 --   regress_trap.arm(target name) / regress_trap.disarm()
 --     an event trigger that, before every DDL command, sets search_path to
 --     target, pg_catalog, pg_temp: an extension script run by CREATE or
@@ -217,7 +219,7 @@ $$;
 -- caller passes (polymorphic and "any" by text, or text[] for an array;
 -- text by name, bigint and double precision by integer, timestamptz by
 -- timestamp: implicit casts), where pg_catalog has no such signature yet
-CREATE FUNCTION regress_trap.make_overloads(target name, payload text DEFAULT '') RETURNS int
+CREATE FUNCTION regress_trap.make_overloads(target name, payload text DEFAULT '', names name[] DEFAULT NULL) RETURNS int
 LANGUAGE plpgsql SET search_path = pg_catalog AS $$
 DECLARE
 	r record;
@@ -233,7 +235,8 @@ BEGIN
 			             ORDER BY a.i) AS args
 			FROM pg_catalog.pg_proc p
 			WHERE p.pronamespace OPERATOR(pg_catalog.=) 'pg_catalog'::pg_catalog.regnamespace
-			  AND p.prokind OPERATOR(pg_catalog.=) 'f' AND p.proargtypes::pg_catalog.oid[] OPERATOR(pg_catalog.&&) ARRAY(SELECT orig::pg_catalog.oid FROM subst))
+			  AND p.prokind OPERATOR(pg_catalog.=) 'f' AND p.proargtypes::pg_catalog.oid[] OPERATOR(pg_catalog.&&) ARRAY(SELECT orig::pg_catalog.oid FROM subst)
+			  AND (names IS NULL OR p.proname OPERATOR(pg_catalog.=) ANY (names)))
 		SELECT DISTINCT ON (c.proname, c.args) c.*,
 		       CASE WHEN t.typtype OPERATOR(pg_catalog.=) 'p' AND t.typname OPERATOR(pg_catalog.<>) 'void' THEN
 		                 CASE WHEN t.typname OPERATOR(pg_catalog.~) 'array$' THEN 'text[]' ELSE 'text' END
@@ -265,7 +268,8 @@ BEGIN
 			       coalesce((SELECT s.repl FROM subst s WHERE s.orig OPERATOR(pg_catalog.=) o.oprright), o.oprright) AS r
 			FROM pg_catalog.pg_operator o
 			WHERE o.oprnamespace OPERATOR(pg_catalog.=) 'pg_catalog'::pg_catalog.regnamespace
-			  AND ARRAY[o.oprleft, o.oprright] OPERATOR(pg_catalog.&&) ARRAY(SELECT orig::pg_catalog.oid FROM subst))
+			  AND ARRAY[o.oprleft, o.oprright] OPERATOR(pg_catalog.&&) ARRAY(SELECT orig::pg_catalog.oid FROM subst)
+			  AND (names IS NULL OR o.oprname OPERATOR(pg_catalog.=) ANY (names)))
 		SELECT DISTINCT ON (c.oprname, c.l, c.r) c.*,
 		       CASE WHEN t.typtype OPERATOR(pg_catalog.=) 'p' THEN
 		                 CASE WHEN t.typname OPERATOR(pg_catalog.~) 'array$' THEN 'text[]' ELSE 'text' END
@@ -350,18 +354,22 @@ LANGUAGE sql STABLE SET search_path = pg_catalog AS $$
 	ORDER BY 1, 2
 $$;
 
+-- the words and operator symbols of a text (code, strings and comments
+-- alike): every name it may resolve
+CREATE FUNCTION regress_trap.names_in(script text) RETURNS SETOF name
+LANGUAGE sql IMMUTABLE SET search_path = pg_catalog AS $$
+	SELECT DISTINCT pg_catalog.lower(m[1])::pg_catalog.name
+	FROM pg_catalog.regexp_matches(script, '([A-Za-z_][A-Za-z0-9_$]*)', 'g') m
+	UNION
+	SELECT DISTINCT m[1]::pg_catalog.name
+	FROM pg_catalog.regexp_matches(script, '([-+*/<>=~!@#%^&|`?]+)', 'g') m
+$$;
+
 -- the names of pg_catalog's functions, operators and types that script
--- mentions (words and operator symbols, in code, strings and comments
--- alike) and target has no twin of
+-- mentions and target has no twin of
 CREATE FUNCTION regress_trap.missing(target name, script text) RETURNS SETOF name
 LANGUAGE sql STABLE SET search_path = pg_catalog AS $$
-	WITH words AS (
-		SELECT DISTINCT pg_catalog.lower(m[1])::pg_catalog.name AS w
-		FROM pg_catalog.regexp_matches(script, '([A-Za-z_][A-Za-z0-9_$]*)', 'g') m
-		UNION
-		SELECT DISTINCT m[1]::pg_catalog.name
-		FROM pg_catalog.regexp_matches(script, '([-+*/<>=~!@#%^&|`?]+)', 'g') m),
-	catalog(w) AS (
+	WITH catalog(w) AS (
 		SELECT proname FROM pg_catalog.pg_proc WHERE pronamespace OPERATOR(pg_catalog.=) 'pg_catalog'::pg_catalog.regnamespace
 		UNION SELECT typname FROM pg_catalog.pg_type WHERE typnamespace OPERATOR(pg_catalog.=) 'pg_catalog'::pg_catalog.regnamespace
 		UNION SELECT oprname FROM pg_catalog.pg_operator WHERE oprnamespace OPERATOR(pg_catalog.=) 'pg_catalog'::pg_catalog.regnamespace),
@@ -369,7 +377,7 @@ LANGUAGE sql STABLE SET search_path = pg_catalog AS $$
 		SELECT proname FROM pg_catalog.pg_proc WHERE pronamespace OPERATOR(pg_catalog.=) regress_trap.nsp(target)
 		UNION SELECT typname FROM pg_catalog.pg_type WHERE typnamespace OPERATOR(pg_catalog.=) regress_trap.nsp(target)
 		UNION SELECT oprname FROM pg_catalog.pg_operator WHERE oprnamespace OPERATOR(pg_catalog.=) regress_trap.nsp(target))
-	SELECT w FROM words WHERE w OPERATOR(pg_catalog.=) ANY (SELECT w FROM catalog)
+	SELECT w FROM regress_trap.names_in(script) n(w) WHERE w OPERATOR(pg_catalog.=) ANY (SELECT w FROM catalog)
 	EXCEPT SELECT w FROM twins
 	ORDER BY 1
 $$;
