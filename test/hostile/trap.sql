@@ -325,32 +325,33 @@ END $$;
 -- the extension's
 CREATE FUNCTION regress_trap.depending(target name, ext name) RETURNS TABLE (object text, depends_on text)
 LANGUAGE sql STABLE SET search_path = pg_catalog AS $$
-	WITH members AS (
+	WITH members AS MATERIALIZED (
 		SELECT d.classid, d.objid FROM pg_catalog.pg_depend d
 		WHERE d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
 		  AND d.deptype OPERATOR(pg_catalog.=) 'e'
 		  AND d.refobjid OPERATOR(pg_catalog.=) (SELECT e.oid FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) ext)),
-	objs AS (   -- the members and what belongs to them (a view's rule, an array type)
+	objs AS MATERIALIZED (   -- the members and what belongs to them (a view's rule, an array type)
 		SELECT classid, objid FROM members
 		UNION SELECT d.classid, d.objid FROM pg_catalog.pg_depend d JOIN members m
 		      ON d.refclassid OPERATOR(pg_catalog.=) m.classid AND d.refobjid OPERATOR(pg_catalog.=) m.objid
 		     AND d.deptype OPERATOR(pg_catalog.=) ANY ('{i,a}'::"char"[])),
-	trap(classid, objid) AS (
-		SELECT 'pg_catalog.pg_proc'::pg_catalog.regclass, p.oid FROM pg_catalog.pg_proc p
-		WHERE p.pronamespace OPERATOR(pg_catalog.=) regress_trap.nsp(target)
-		UNION ALL SELECT 'pg_catalog.pg_type'::pg_catalog.regclass, t.oid FROM pg_catalog.pg_type t
-		WHERE t.typnamespace OPERATOR(pg_catalog.=) regress_trap.nsp(target)
-		UNION ALL SELECT 'pg_catalog.pg_operator'::pg_catalog.regclass, o.oid FROM pg_catalog.pg_operator o
-		WHERE o.oprnamespace OPERATOR(pg_catalog.=) regress_trap.nsp(target)
-		UNION ALL SELECT 'pg_catalog.pg_class'::pg_catalog.regclass, c.oid FROM pg_catalog.pg_class c
-		WHERE c.relnamespace OPERATOR(pg_catalog.=) regress_trap.nsp(target))
-	SELECT DISTINCT pg_catalog.pg_describe_object(d.classid, d.objid, d.objsubid),
-	       pg_catalog.pg_describe_object(d.refclassid, d.refobjid, 0)
-	FROM pg_catalog.pg_depend d
-	JOIN objs o ON o.classid OPERATOR(pg_catalog.=) d.classid AND o.objid OPERATOR(pg_catalog.=) d.objid
-	JOIN trap t ON t.classid OPERATOR(pg_catalog.=) d.refclassid AND t.objid OPERATOR(pg_catalog.=) d.refobjid
-	WHERE NOT EXISTS (SELECT FROM objs x WHERE x.classid OPERATOR(pg_catalog.=) d.refclassid
-	                                       AND x.objid OPERATOR(pg_catalog.=) d.refobjid)
+	refs AS MATERIALIZED (   -- what they depend on, outside themselves
+		SELECT d.* FROM objs o JOIN pg_catalog.pg_depend d
+		       ON d.classid OPERATOR(pg_catalog.=) o.classid AND d.objid OPERATOR(pg_catalog.=) o.objid
+		WHERE NOT EXISTS (SELECT FROM objs x WHERE x.classid OPERATOR(pg_catalog.=) d.refclassid
+		                                       AND x.objid OPERATOR(pg_catalog.=) d.refobjid))
+	SELECT DISTINCT pg_catalog.pg_describe_object(r.classid, r.objid, r.objsubid),
+	       pg_catalog.pg_describe_object(r.refclassid, r.refobjid, 0)
+	FROM refs r
+	WHERE regress_trap.nsp(target) OPERATOR(pg_catalog.=) CASE
+		WHEN r.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+		THEN (SELECT p.pronamespace FROM pg_catalog.pg_proc p WHERE p.oid OPERATOR(pg_catalog.=) r.refobjid)
+		WHEN r.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_type'::pg_catalog.regclass
+		THEN (SELECT t.typnamespace FROM pg_catalog.pg_type t WHERE t.oid OPERATOR(pg_catalog.=) r.refobjid)
+		WHEN r.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_operator'::pg_catalog.regclass
+		THEN (SELECT o.oprnamespace FROM pg_catalog.pg_operator o WHERE o.oid OPERATOR(pg_catalog.=) r.refobjid)
+		WHEN r.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+		THEN (SELECT c.relnamespace FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) r.refobjid) END
 	ORDER BY 1, 2
 $$;
 
