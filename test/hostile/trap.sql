@@ -153,6 +153,13 @@ BEGIN
 		       CASE WHEN EXISTS (SELECT FROM pg_catalog.pg_aggregate g WHERE g.aggfnoid OPERATOR(pg_catalog.=) p.oid
 		                         AND g.aggkind OPERATOR(pg_catalog.<>) 'n')
 		            THEN pg_catalog.array_to_string(p.proargtypes::pg_catalog.regtype[]::pg_catalog.text[], ', ')
+		            -- a catalog function may be VARIADIC over a type that is no
+		            -- array (19's pg_get_*_ddl), which CREATE FUNCTION refuses:
+		            -- the same argument types without VARIADIC
+		            WHEN p.provariadic OPERATOR(pg_catalog.<>) 0
+		             AND p.provariadic OPERATOR(pg_catalog.<>) '"any"'::pg_catalog.regtype
+		             AND p.provariadic OPERATOR(pg_catalog.=) p.proargtypes[p.pronargs OPERATOR(pg_catalog.-) 1]
+		            THEN pg_catalog.replace(pg_catalog.pg_get_function_arguments(p.oid), 'VARIADIC ', '')
 		            ELSE pg_catalog.pg_get_function_arguments(p.oid) END AS args,
 		       -- a polymorphic (internal) result needs a polymorphic (internal)
 		       -- argument, which the I/O functions of pseudo-types lack: text
