@@ -1,14 +1,21 @@
 --
--- The hostile database's verdict (hostile_setup made it): idgen in a schema
--- of its own, installed as 1.0 and updated, then installed afresh, with the
--- shadows of pg_catalog's names joined by shadows of idgen's own (in public
--- and in a schema before idgen's on the search_path), and every helper run
--- by a superuser on tables another role owns.  No shadow may be called, and
--- no owner, privilege or role attribute change.
+-- The hostile database's verdict (hostile_setup made the trap).  Three
+-- attacks, each on the real CREATE and ALTER EXTENSION path:
+--  1. a writable public: an ordinary role fills it with better matches than
+--     pg_catalog's own for what callers pass (polymorphic and "any"
+--     arguments, arguments an implicit cast would convert), each trying to
+--     make its role superuser when a superuser runs it; idgen 1.0 installed
+--     there and updated, then 1.1 installed afresh, by a superuser;
+--  2. the trap: idgen installed into idgen_trap, where a twin of every name
+--     of pg_catalog is searched before pg_catalog, while the update script
+--     and the fresh install run and while every helper runs;
+--  3. the tenant's own code (an index expression and predicate, a trigger, a
+--     default, a check) on the tables a superuser's helpers work on: it may
+--     run, but only as the tenant.
+-- No trap or overload may be used, no idgen object may depend on a twin,
+-- and no owner, privilege or role attribute may change.
 --
 SET TimeZone = 'UTC';
--- no shadow was called by any test so far (each call would have warned too)
-SELECT is_called AS shadow_called_by_earlier_tests FROM regress_trap.shadow_calls;
 -- owners, privileges and role attributes now, to compare at the end
 -- (an object of the catalogs by its oid, described only when it differs)
 CREATE FUNCTION pg_temp.privileges() RETURNS TABLE (classid regclass, objid oid, label text, owner oid, acl text)
@@ -25,76 +32,132 @@ LANGUAGE sql AS $$
 	UNION ALL SELECT 0::regclass, 0::oid, format('member %s of %s', member::regrole, roleid::regrole), grantor, admin_option::text
 	FROM pg_auth_members
 	UNION ALL SELECT 0::regclass, 0::oid, 'default privileges ' || defaclrole::regrole, defaclrole, defaclacl::text FROM pg_default_acl
-	UNION ALL SELECT 0::regclass, 0::oid, 'role settings ' || setrole || ' ' || setdatabase, NULL, setconfig::text FROM pg_db_role_setting
 $$;
 CREATE TEMP TABLE privileges_before AS SELECT * FROM pg_temp.privileges();
+-- no trap was used by the tests so far
+SELECT is_called AS trap_used_by_earlier_tests FROM regress_trap.calls;
 
--- idgen's home: made by a superuser, usable by all, writable by none else
-CREATE SCHEMA idgen_hostile;
-GRANT USAGE ON SCHEMA idgen_hostile TO PUBLIC;
--- the shadow schema first on the superuser's path: each call below is
--- qualified, as the caller's own SQL must be on such a path
-SET search_path = regress_trap, public, idgen_hostile;
--- shadows of idgen's own names (in both schemas) and of every pg_catalog
--- operator name for idgen's types, and attempts at casts between idgen's
--- types and the core types its functions take (none may succeed: a cast
--- needs the ownership of one of its types)
-CREATE FUNCTION pg_temp.shadow_idgen() RETURNS TABLE (functions bool, operators bool, types bool, casts int)
-LANGUAGE plpgsql AS $$
+--
+-- 1. A writable public.  The attacker's overloads try, when a superuser runs
+-- them, to make their role superuser; a setting of its own gives the
+-- update's scan of role settings a row to look at.
+--
+-- For the names the scripts mention (any of them may be a call).
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set scripts_sh 'cat ' :abs_srcdir '/sql/idgen--1.0.sql ' :abs_srcdir '/sql/idgen--1.0--1.1.sql ' :abs_srcdir '/sql/idgen--1.1.sql'
+\set scripts `:scripts_sh`
+SET ROLE regress_idgen_shadow;
+ALTER ROLE regress_idgen_shadow SET work_mem = '4MB';
+-- (the scripts' text is not echoed)
+\set ECHO none
+SELECT regress_trap.make_overloads('public',
+	$$IF pg_catalog.current_setting('is_superuser') OPERATOR(pg_catalog.=) 'on' THEN
+		ALTER ROLE regress_idgen_shadow SUPERUSER;
+	END IF;$$, ARRAY(SELECT regress_trap.names_in(:'scripts'))) > 50 AS overloads;
+\set ECHO all
+RESET ROLE;
+-- as README says, into public: 1.0 (its script is released and frozen), the
+-- update, a fresh 1.1
+CREATE EXTENSION idgen VERSION '1.0';
+ALTER EXTENSION idgen UPDATE;
+SELECT is_called AS used FROM regress_trap.calls;
+SET client_min_messages = warning;
+DROP EXTENSION idgen;
+RESET client_min_messages;
+CREATE EXTENSION idgen;
+SELECT is_called AS used FROM regress_trap.calls;
+SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) 'regress_idgen_shadow';
+DROP EXTENSION idgen;
+-- nor can a role that is not a superuser install it, the database's owner
+-- included: idgen is not trusted
+CREATE ROLE regress_idgen_dbowner;
+SELECT pg_catalog.pg_get_userbyid(datdba) AS owner FROM pg_catalog.pg_database
+WHERE datname OPERATOR(pg_catalog.=) pg_catalog.current_database() \gset
+SET search_path = pg_catalog, pg_temp;
+SELECT regress.err(format('ALTER DATABASE %I OWNER TO regress_idgen_dbowner', current_database()));
+SET ROLE regress_idgen_dbowner;
+SELECT regress.err('CREATE EXTENSION idgen');
+RESET ROLE;
+SELECT regress.err(format('ALTER DATABASE %I OWNER TO %I', current_database(), :'owner'));
+RESET search_path;
+DROP ROLE regress_idgen_dbowner;
+-- the overloads go: the rest of this test writes its own SQL unqualified
+-- (DROP OWNED takes its grant on public too: given back)
+DROP OWNED BY regress_idgen_shadow;
+GRANT CREATE ON SCHEMA public TO regress_idgen_shadow;
+ALTER ROLE regress_idgen_shadow RESET work_mem;
+
+--
+-- 2. The trap.  1.0 outside it (frozen), then the update and the helpers
+-- with idgen_trap searched before pg_catalog.
+--
+CREATE EXTENSION idgen VERSION '1.0' SCHEMA idgen_trap;
+SELECT regress_trap.arm('idgen_trap');
+ALTER EXTENSION idgen UPDATE;
+SELECT regress_trap.disarm();
+SELECT * FROM regress_trap.depending('idgen_trap', 'idgen');
+
+-- each helper (every function of the extension not in C) with the trap
+-- before pg_catalog on its pinned search_path, or back
+CREATE FUNCTION pg_temp.trap_helpers(trapped bool) RETURNS SETOF text LANGUAGE plpgsql AS $$
 DECLARE
-	s name;
-	ns oid := 'idgen_hostile'::regnamespace;
-	idgen_types regtype[] := ARRAY(SELECT t.oid FROM pg_type t WHERE t.typnamespace = ns AND t.typtype = 'b'
-	                                AND t.typname !~ '^_' ORDER BY 1);
-	core_types regtype[] := ARRAY(SELECT DISTINCT a FROM pg_proc p, unnest(p.proargtypes::oid[] || p.prorettype) a
-	                               WHERE p.pronamespace = ns AND a < 16384 ORDER BY 1);
-	src regtype;
-	dst regtype;
-	made_casts int := 0;
+	f regprocedure;
 BEGIN
-	SET LOCAL ROLE regress_idgen_shadow;
-	FOREACH s IN ARRAY ARRAY['public', 'regress_trap'] LOOP
-		functions := regress_trap.shadow_functions(s, ns) > 0;
-		operators := regress_trap.shadow_operators(s, ns, idgen_types) > 0;
-		types := regress_trap.shadow_types(s, ns) > 0;
+	FOR f IN
+		SELECT p.oid FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid JOIN pg_language l ON l.oid = p.prolang
+		WHERE d.classid = 'pg_proc'::regclass AND d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
+		  AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'idgen')
+		  AND l.lanname NOT IN ('c', 'internal')
+		ORDER BY p.proname
+	LOOP
+		EXECUTE format('ALTER FUNCTION %s SET search_path = %s', f,
+		               CASE WHEN trapped THEN 'idgen_trap, pg_catalog, pg_temp' ELSE 'pg_catalog, pg_temp' END);
+		RETURN NEXT f::text;
 	END LOOP;
-	FOREACH src IN ARRAY idgen_types || core_types LOOP
-		FOREACH dst IN ARRAY idgen_types || core_types LOOP
-			CONTINUE WHEN src = dst OR NOT (src = ANY (idgen_types) OR dst = ANY (idgen_types));
-			BEGIN
-				EXECUTE format('CREATE CAST (%s AS %s) WITH INOUT', src, dst);
-				made_casts := made_casts + 1;
-			EXCEPTION WHEN OTHERS THEN
-				NULL;	-- refused: not the owner of either type (or not a type a cast may have)
-			END;
-		END LOOP;
-	END LOOP;
-	casts := made_casts;
-	RETURN NEXT;
 END $$;
 
 --
--- 1.0, then the update, as a superuser
---
-CREATE EXTENSION idgen VERSION '1.0' SCHEMA idgen_hostile;
-SELECT * FROM pg_temp.shadow_idgen();
-ALTER EXTENSION idgen UPDATE;
--- the names 1.1 added (its views' row types among them)
-SELECT * FROM pg_temp.shadow_idgen();
-
---
 -- every helper, run by a superuser on tables of each key type that another
--- role owns
+-- role owns, whose own code logs who runs it and tries to make the tenant
+-- superuser
 --
 CREATE ROLE regress_idgen_tenant;
 CREATE SCHEMA tenant AUTHORIZATION regress_idgen_tenant;
 SET ROLE regress_idgen_tenant;
-CREATE TABLE tenant.k_iuid (id idgen_hostile.iuid PRIMARY KEY, note text) PARTITION BY RANGE (id);
-CREATE TABLE tenant.k_distid (id idgen_hostile.distid) PARTITION BY RANGE (id);
-CREATE TABLE tenant.k_flaxid (id idgen_hostile.flaxid) PARTITION BY RANGE (id);
-CREATE TABLE tenant.k_base36id (id idgen_hostile.base36id) PARTITION BY RANGE (id);
+CREATE TABLE tenant.ran (what text, as_role name);
+-- (each with its search_path pinned: it runs inside the helpers, whose own
+-- path is the trap's here)
+CREATE FUNCTION tenant.trojan(what text) RETURNS int LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+	INSERT INTO tenant.ran VALUES (what, current_user);
+	IF current_setting('is_superuser') = 'on' THEN
+		ALTER ROLE regress_idgen_tenant SUPERUSER;
+	END IF;
+	RETURN 1;
+END $$;
+-- immutable, as an index needs, calling the volatile function above
+CREATE FUNCTION tenant.fold(what text) RETURNS int LANGUAGE sql IMMUTABLE SET search_path = pg_catalog, pg_temp
+	AS 'SELECT tenant.trojan(what)';
+CREATE FUNCTION tenant.trojan_trigger() RETURNS trigger LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+	PERFORM tenant.trojan('trigger');
+	RETURN NEW;
+END $$;
+CREATE TABLE tenant.k_iuid (id idgen_trap.iuid PRIMARY KEY, note text DEFAULT tenant.trojan('default')::text
+                            CHECK (tenant.fold('check') = 1)) PARTITION BY RANGE (id);
+CREATE INDEX ON tenant.k_iuid ((tenant.fold('index expression ' || id::text)));
+CREATE INDEX ON tenant.k_iuid (note) WHERE tenant.fold('index predicate') = 1;
+CREATE TRIGGER trojan BEFORE INSERT OR UPDATE ON tenant.k_iuid FOR EACH ROW EXECUTE FUNCTION tenant.trojan_trigger();
+CREATE TABLE tenant.k_distid (id idgen_trap.distid) PARTITION BY RANGE (id);
+CREATE TABLE tenant.k_flaxid (id idgen_trap.flaxid) PARTITION BY RANGE (id);
+CREATE TABLE tenant.k_base36id (id idgen_trap.base36id) PARTITION BY RANGE (id);
 CREATE TABLE tenant.k_uuid (id pg_catalog.uuid) PARTITION BY RANGE (id);
 CREATE TABLE tenant.k_iuid_default PARTITION OF tenant.k_iuid DEFAULT;
+-- a partition made by hand, which a new one would overlap
+CREATE TABLE tenant.k_flaxid_hand PARTITION OF tenant.k_flaxid
+	FOR VALUES FROM (idgen_trap.flaxid_from_timestamp('2027-01-10')) TO (idgen_trap.flaxid_from_timestamp('2027-02-10'));
+INSERT INTO tenant.k_iuid (id) VALUES (idgen_trap.iuid_from_timestamp('2025-06-01'));
+DELETE FROM tenant.ran;
 RESET ROLE;
 CREATE TEMP TABLE helpers_run (helper text);
 CREATE FUNCTION pg_temp.every_helper() RETURNS TABLE (step text, outcome text) LANGUAGE plpgsql AS $$
@@ -104,37 +167,43 @@ BEGIN
 	FOREACH t IN ARRAY ARRAY['tenant.k_iuid', 'tenant.k_distid', 'tenant.k_flaxid', 'tenant.k_base36id', 'tenant.k_uuid']::regclass[] LOOP
 		-- twice: the second run compares the partitions there with the new ones
 		step := t || ' create';
-		outcome := (SELECT count(*) FROM idgen_hostile.idgen_create_partitions(t, '2026-01-01', '2026-03-01', '1 month'))
-		        || ', then ' || (SELECT count(*) FROM idgen_hostile.idgen_create_partitions(t, '2026-01-01', '2026-04-01', '1 month'));
+		outcome := (SELECT count(*) FROM idgen_trap.idgen_create_partitions(t, '2026-01-01', '2026-03-01', '1 month'))
+		        || ', then ' || (SELECT count(*) FROM idgen_trap.idgen_create_partitions(t, '2026-01-01', '2026-04-01', '1 month'));
 		RETURN NEXT;
 		step := t || ' list';
 		outcome := (SELECT string_agg(coalesce(to_char(from_time, 'YYYY-MM-DD'), 'default'), ', ' ORDER BY from_time)
-		            FROM idgen_hostile.idgen_partitions(t));
+		            FROM idgen_trap.idgen_partitions(t));
 		RETURN NEXT;
 		step := t || ' retire';
 		outcome := (SELECT string_agg(action, ', ' ORDER BY from_time)
-		            FROM idgen_hostile.idgen_retire_partitions(t, '2026-02-01'))
+		            FROM idgen_trap.idgen_retire_partitions(t, '2026-02-01'))
 		        || ', ' || (SELECT string_agg(action, ', ' ORDER BY from_time)
-		                    FROM idgen_hostile.idgen_retire_partitions(t, '2026-03-01', drop_tables => true));
+		                    FROM idgen_trap.idgen_retire_partitions(t, '2026-03-01', drop_tables => true));
 		RETURN NEXT;
 	END LOOP;
+	step := 'tenant.k_flaxid overlapping';
+	outcome := regress.err($q$SELECT idgen_trap.idgen_create_partitions('tenant.k_flaxid', '2027-01-01', '2027-03-01', '1 month')$q$);
+	RETURN NEXT;
 	step := 'tenant.k_distid retire concurrently';
-	outcome := (SELECT string_agg(action, ', ') FROM idgen_hostile.idgen_retire_partitions('tenant.k_distid', '2026-04-01', true, true));
+	outcome := (SELECT string_agg(action, ', ') FROM idgen_trap.idgen_retire_partitions('tenant.k_distid', '2026-04-01', true, true));
 	RETURN NEXT;
 	step := 'worker ids without Citus';
-	outcome := regress.err('SELECT idgen_hostile.idgen_check_worker_ids()');
+	outcome := regress.err('SELECT idgen_trap.idgen_check_worker_ids()');
 	RETURN NEXT;
 	step := 'worker ids without dblink';
-	outcome := regress.err($q$SELECT idgen_hostile.idgen_check_worker_ids(ARRAY['dbname=postgres'])$q$);
+	outcome := regress.err($q$SELECT idgen_trap.idgen_check_worker_ids(ARRAY['dbname=postgres'])$q$);
 	RETURN NEXT;
 	step := 'skip support';
-	outcome := regress.err('SELECT idgen_hostile.idgen_add_skip_support()');
+	-- none to add: before 18 there is no slot, on 18 and later the install added it
+	outcome := 'added ' || idgen_trap.idgen_add_skip_support();
 	RETURN NEXT;
 	INSERT INTO helpers_run
 	VALUES ('idgen_create_partitions'), ('idgen_partitions'), ('idgen_retire_partitions'),
 	       ('idgen_check_worker_ids'), ('idgen_add_skip_support');
 END $$;
+SELECT * FROM pg_temp.trap_helpers(true);
 SELECT * FROM pg_temp.every_helper();
+SELECT count(*) FROM pg_temp.trap_helpers(false);
 -- every helper of the extension (every function in a language other than
 -- C) was run above: a new one must be added there
 SELECT p.proname AS helper_not_run
@@ -144,28 +213,43 @@ WHERE d.classid = 'pg_proc'::regclass AND d.refclassid = 'pg_extension'::regclas
   AND l.lanname NOT IN ('c', 'internal')
   AND p.proname NOT IN (SELECT helper FROM helpers_run)
 ORDER BY 1;
--- everything the helpers made is the tables' owner's
+-- everything the helpers made is the tables' owner's; what of the tenant's code ran
+-- as the tenant only
 SELECT count(*) > 10 AS made, count(*) FILTER (WHERE c.relowner <> 'regress_idgen_tenant'::regrole) AS not_the_owners
 FROM pg_class c WHERE c.relnamespace = 'tenant'::regnamespace;
+SELECT DISTINCT what, as_role FROM tenant.ran ORDER BY 1, 2;
 
 --
--- a fresh install of 1.1 (the shadows of idgen's names go with the old one)
+-- a fresh install of 1.1 in the trap, and the helpers again
 --
 SET client_min_messages = warning;
 DROP EXTENSION idgen CASCADE;
+DROP SCHEMA tenant CASCADE;
 RESET client_min_messages;
-CREATE EXTENSION idgen SCHEMA idgen_hostile;
-SELECT * FROM pg_temp.shadow_idgen();
-SELECT count(*) AS created FROM idgen_hostile.idgen_create_partitions('tenant.k_uuid', '2026-04-01', '2026-06-01', '1 month');
-SELECT partition, pg_get_userbyid(c.relowner) AS owner
-FROM idgen_hostile.idgen_partitions('tenant.k_uuid') JOIN pg_class c ON c.oid = partition;
+SELECT regress_trap.arm('idgen_trap');
+CREATE EXTENSION idgen SCHEMA idgen_trap;
+SELECT regress_trap.disarm();
+SELECT * FROM regress_trap.depending('idgen_trap', 'idgen');
+CREATE SCHEMA tenant AUTHORIZATION regress_idgen_tenant;
+SET ROLE regress_idgen_tenant;
+CREATE TABLE tenant.k_iuid (id idgen_trap.iuid PRIMARY KEY) PARTITION BY RANGE (id);
+CREATE TABLE tenant.k_distid (id idgen_trap.distid) PARTITION BY RANGE (id);
+CREATE TABLE tenant.k_flaxid (id idgen_trap.flaxid) PARTITION BY RANGE (id);
+CREATE TABLE tenant.k_flaxid_hand PARTITION OF tenant.k_flaxid
+	FOR VALUES FROM (idgen_trap.flaxid_from_timestamp('2027-01-10')) TO (idgen_trap.flaxid_from_timestamp('2027-02-10'));
+CREATE TABLE tenant.k_base36id (id idgen_trap.base36id) PARTITION BY RANGE (id);
+CREATE TABLE tenant.k_uuid (id pg_catalog.uuid) PARTITION BY RANGE (id);
+RESET ROLE;
+SELECT count(*) FROM pg_temp.trap_helpers(true);
+SELECT step FROM pg_temp.every_helper();
+SELECT count(*) FROM pg_temp.trap_helpers(false);
 
 --
--- the verdict: no shadow called, no owner, privilege or role attribute of
--- anything that was there before changed (each row a change)
+-- the verdict: no trap or overload used, no owner, privilege or role
+-- attribute of anything that was there before changed (each row a change)
 --
 RESET search_path;
-SELECT is_called AS shadow_called FROM regress_trap.shadow_calls;
+SELECT is_called AS trap_used FROM regress_trap.calls;
 SELECT coalesce(b.label, CASE WHEN b.classid = 'pg_authid'::regclass THEN 'role ' || b.objid::regrole::text
                            ELSE pg_describe_object(b.classid, b.objid, 0) END) AS object,
        b.owner::regrole AS owner_before, a.owner::regrole AS owner_after, b.acl AS acl_before, a.acl AS acl_after
@@ -176,7 +260,7 @@ ORDER BY 1;
 
 SET client_min_messages = warning;
 DROP EXTENSION idgen CASCADE;
-DROP SCHEMA idgen_hostile, tenant CASCADE;
+DROP SCHEMA idgen_trap, tenant, regress_trap CASCADE;
 DROP ROLE regress_idgen_tenant;
 REVOKE CREATE ON SCHEMA public FROM regress_idgen_shadow;
 DROP OWNED BY regress_idgen_shadow;

@@ -5,8 +5,8 @@
 
 -- Generators keep their state in the backend that runs them: a parallel
 -- worker would start a sequence of its own, so they run in the leader only.
-ALTER FUNCTION iuid_generate(int4, int4) PARALLEL RESTRICTED;
-ALTER FUNCTION iuid_generate(int4, int4, timestamptz) PARALLEL RESTRICTED;
+ALTER FUNCTION iuid_generate(pg_catalog.int4, pg_catalog.int4) PARALLEL RESTRICTED;
+ALTER FUNCTION iuid_generate(pg_catalog.int4, pg_catalog.int4, pg_catalog.timestamptz) PARALLEL RESTRICTED;
 ALTER FUNCTION base36id_generate() PARALLEL RESTRICTED;
 ALTER FUNCTION distid_generate() PARALLEL RESTRICTED;
 ALTER FUNCTION distid128_generate() PARALLEL RESTRICTED;
@@ -14,25 +14,25 @@ ALTER FUNCTION flaxid_generate() PARALLEL RESTRICTED;
 
 -- the greatest id of a time unit: the inclusive upper bound for range shards
 -- and BETWEEN; DistributedId128 bounds
-CREATE FUNCTION iuid_max_for_timestamp(timestamptz) RETURNS iuid
+CREATE FUNCTION iuid_max_for_timestamp(pg_catalog.timestamptz) RETURNS iuid
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION base36id_max_for_timestamp(timestamptz) RETURNS base36id
+CREATE FUNCTION base36id_max_for_timestamp(pg_catalog.timestamptz) RETURNS base36id
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION distid_max_for_timestamp(timestamptz) RETURNS distid
+CREATE FUNCTION distid_max_for_timestamp(pg_catalog.timestamptz) RETURNS distid
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION distid128_from_timestamp(timestamptz) RETURNS uuid
+CREATE FUNCTION distid128_from_timestamp(pg_catalog.timestamptz) RETURNS pg_catalog.uuid
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION distid128_max_for_timestamp(timestamptz) RETURNS uuid
+CREATE FUNCTION distid128_max_for_timestamp(pg_catalog.timestamptz) RETURNS pg_catalog.uuid
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION flaxid_max_for_timestamp(timestamptz) RETURNS flaxid
+CREATE FUNCTION flaxid_max_for_timestamp(pg_catalog.timestamptz) RETURNS flaxid
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
-COMMENT ON FUNCTION iuid_max_for_timestamp(timestamptz) IS 'greatest iuid of the millisecond, the inclusive upper bound for range shards and BETWEEN';
-COMMENT ON FUNCTION base36id_max_for_timestamp(timestamptz) IS 'greatest base36id of the second, the inclusive upper bound for range shards and BETWEEN';
-COMMENT ON FUNCTION distid_max_for_timestamp(timestamptz) IS 'greatest distid of the millisecond, the inclusive upper bound for range shards and BETWEEN';
-COMMENT ON FUNCTION distid128_from_timestamp(timestamptz) IS 'least DistributedId128 of the millisecond, for range bounds';
-COMMENT ON FUNCTION distid128_max_for_timestamp(timestamptz) IS 'greatest DistributedId128 of the millisecond, the inclusive upper bound for range shards and BETWEEN';
-COMMENT ON FUNCTION flaxid_max_for_timestamp(timestamptz) IS 'greatest flaxid of the millisecond, the inclusive upper bound for range shards and BETWEEN';
+COMMENT ON FUNCTION iuid_max_for_timestamp(pg_catalog.timestamptz) IS 'greatest iuid of the millisecond, the inclusive upper bound for range shards and BETWEEN';
+COMMENT ON FUNCTION base36id_max_for_timestamp(pg_catalog.timestamptz) IS 'greatest base36id of the second, the inclusive upper bound for range shards and BETWEEN';
+COMMENT ON FUNCTION distid_max_for_timestamp(pg_catalog.timestamptz) IS 'greatest distid of the millisecond, the inclusive upper bound for range shards and BETWEEN';
+COMMENT ON FUNCTION distid128_from_timestamp(pg_catalog.timestamptz) IS 'least DistributedId128 of the millisecond, for range bounds';
+COMMENT ON FUNCTION distid128_max_for_timestamp(pg_catalog.timestamptz) IS 'greatest DistributedId128 of the millisecond, the inclusive upper bound for range shards and BETWEEN';
+COMMENT ON FUNCTION flaxid_max_for_timestamp(pg_catalog.timestamptz) IS 'greatest flaxid of the millisecond, the inclusive upper bound for range shards and BETWEEN';
 
 -- a DistributedId generator that is dense under concurrency and not rate
 -- limited (distid_generate() stays the reference's algorithm)
@@ -53,35 +53,35 @@ COMMENT ON FUNCTION distid_generate_dense() IS 'new DistributedId, not rate limi
 -- one is created (the expressions and predicates of its indexes, folded as
 -- they are cloned; the scan of a default partition) runs with the owner's
 -- rights, never with the caller's.
-CREATE FUNCTION idgen_create_partitions(parent regclass, "from" timestamptz,
-                                        "to" timestamptz, step interval)
-RETURNS SETOF regclass
+CREATE FUNCTION idgen_create_partitions(parent pg_catalog.regclass, "from" pg_catalog.timestamptz,
+                                        "to" pg_catalog.timestamptz, step interval)
+RETURNS SETOF pg_catalog.regclass
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-	ext_schema name;
-	parent_schema name;
-	parent_name name;
-	parent_owner name;
-	saved_role text;
-	key_type oid;
-	bound_fn text;
-	less text;
+	ext_schema pg_catalog.name;
+	parent_schema pg_catalog.name;
+	parent_name pg_catalog.name;
+	parent_owner pg_catalog.name;
+	saved_role pg_catalog.text;
+	key_type pg_catalog.oid;
+	bound_fn pg_catalog.text;
+	less pg_catalog.text;
 	step_months int;
 	step_days int;
 	step_time interval;
-	name_format text;
+	name_format pg_catalog.text;
 	origin timestamp;
 	k int := 0;
 	part_start timestamp;
 	part_end timestamp;
-	lo text;
-	hi text;
-	part_name text;
-	part regclass;
-	hit record;
-	present bool;
+	lo pg_catalog.text;
+	hi pg_catalog.text;
+	part_name pg_catalog.text;
+	part pg_catalog.regclass;
+	hit pg_catalog.record;
+	present pg_catalog.bool;
 BEGIN
 	IF parent IS NULL OR "from" IS NULL OR "to" IS NULL OR step IS NULL THEN
 		RAISE EXCEPTION 'idgen_create_partitions arguments must not be null'
@@ -89,154 +89,154 @@ BEGIN
 	END IF;
 
 	SELECT n.nspname INTO ext_schema
-	FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
-	WHERE e.extname = 'idgen';
+	FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+	WHERE e.extname OPERATOR(pg_catalog.=) 'idgen';
 
 	SELECT n.nspname, c.relname, pg_catalog.pg_get_userbyid(c.relowner)
 	INTO parent_schema, parent_name, parent_owner
-	FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
-	WHERE c.oid = parent;
+	FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace
+	WHERE c.oid OPERATOR(pg_catalog.=) parent;
 	-- refuses what it cannot serve (not partitioned by range on one id)
-	EXECUTE format('SELECT count(*) FROM %I.idgen_partitions($1)', ext_schema) USING parent;
+	EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM %I.idgen_partitions($1)', ext_schema) USING parent;
 	-- one upkeep at a time per table, without blocking its readers and writers
-	EXECUTE format('LOCK TABLE ONLY %I.%I IN SHARE UPDATE EXCLUSIVE MODE', parent_schema, parent_name);
+	EXECUTE pg_catalog.format('LOCK TABLE ONLY %I.%I IN SHARE UPDATE EXCLUSIVE MODE', parent_schema, parent_name);
 
 	SELECT a.atttypid INTO key_type
 	FROM pg_catalog.pg_partitioned_table p
-	JOIN pg_catalog.pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
-	WHERE p.partrelid = parent;
-	SELECT CASE WHEN t.oid = 'pg_catalog.uuid'::pg_catalog.regtype THEN 'distid128' ELSE t.typname END
-	       || '_from_timestamp'
+	JOIN pg_catalog.pg_attribute a ON a.attrelid OPERATOR(pg_catalog.=) p.partrelid AND a.attnum OPERATOR(pg_catalog.=) p.partattrs[0]
+	WHERE p.partrelid OPERATOR(pg_catalog.=) parent;
+	SELECT CASE WHEN t.oid OPERATOR(pg_catalog.=) 'pg_catalog.uuid'::pg_catalog.regtype THEN 'distid128' ELSE t.typname END
+	       OPERATOR(pg_catalog.||) '_from_timestamp'
 	INTO bound_fn
-	FROM pg_catalog.pg_type t WHERE t.oid = key_type;
+	FROM pg_catalog.pg_type t WHERE t.oid OPERATOR(pg_catalog.=) key_type;
 	-- "less" (btree strategy 1) of the key's operator class, schema and all:
 	-- the order the bounds are in (idgen_partitions refused any other class)
-	SELECT format('%I.%s', n.nspname, o.oprname) INTO less
+	SELECT pg_catalog.format('%I.%s', n.nspname, o.oprname) INTO less
 	FROM pg_catalog.pg_partitioned_table p
-	JOIN pg_catalog.pg_opclass c ON c.oid = p.partclass[0]
-	JOIN pg_catalog.pg_amop a ON a.amopfamily = c.opcfamily AND a.amopmethod = c.opcmethod
-	     AND a.amoplefttype = c.opcintype AND a.amoprighttype = c.opcintype AND a.amopstrategy = 1
-	JOIN pg_catalog.pg_operator o ON o.oid = a.amopopr
-	JOIN pg_catalog.pg_namespace n ON n.oid = o.oprnamespace
-	WHERE p.partrelid = parent;
+	JOIN pg_catalog.pg_opclass c ON c.oid OPERATOR(pg_catalog.=) p.partclass[0]
+	JOIN pg_catalog.pg_amop a ON a.amopfamily OPERATOR(pg_catalog.=) c.opcfamily AND a.amopmethod OPERATOR(pg_catalog.=) c.opcmethod
+	     AND a.amoplefttype OPERATOR(pg_catalog.=) c.opcintype AND a.amoprighttype OPERATOR(pg_catalog.=) c.opcintype AND a.amopstrategy OPERATOR(pg_catalog.=) 1
+	JOIN pg_catalog.pg_operator o ON o.oid OPERATOR(pg_catalog.=) a.amopopr
+	JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) o.oprnamespace
+	WHERE p.partrelid OPERATOR(pg_catalog.=) parent;
 
 	-- a step is whole months, or a fixed length (days and time, all in UTC)
-	step_months := (extract(year FROM step) * 12 + extract(month FROM step))::int;
+	step_months := ((extract(year FROM step) OPERATOR(pg_catalog.*) 12) OPERATOR(pg_catalog.+) extract(month FROM step))::int;
 	step_days := extract(day FROM step)::int;
-	step_time := step - make_interval(months => step_months, days => step_days);
-	IF step_months < 0 OR step_days < 0 OR step_time < interval '0'
-	   OR (step_months = 0 AND step_days = 0 AND step_time = interval '0') THEN
+	step_time := step OPERATOR(pg_catalog.-) pg_catalog.make_interval(months => step_months, days => step_days);
+	IF step_months OPERATOR(pg_catalog.<) 0 OR step_days OPERATOR(pg_catalog.<) 0 OR step_time OPERATOR(pg_catalog.<) interval '0'
+	   OR (step_months OPERATOR(pg_catalog.=) 0 AND step_days OPERATOR(pg_catalog.=) 0 AND step_time OPERATOR(pg_catalog.=) interval '0') THEN
 		RAISE EXCEPTION 'step "%" is not positive', step
 			USING ERRCODE = 'invalid_parameter_value',
 			      DETAIL = 'Its months, days and time must each be zero or more, and one of them more.';
 	END IF;
-	IF step_months > 0 AND (step_days > 0 OR step_time > interval '0') THEN
+	IF step_months OPERATOR(pg_catalog.>) 0 AND (step_days OPERATOR(pg_catalog.>) 0 OR step_time OPERATOR(pg_catalog.>) interval '0') THEN
 		RAISE EXCEPTION 'step "%" mixes months with days or time', step
 			USING ERRCODE = 'invalid_parameter_value',
 			      DETAIL = 'A step is either whole months or a fixed length of days and time.';
 	END IF;
-	IF extract(microseconds FROM step_time)::bigint % 1000000 <> 0 THEN
+	IF (extract(microseconds FROM step_time)::bigint OPERATOR(pg_catalog.%) 1000000) OPERATOR(pg_catalog.<>) 0 THEN
 		RAISE EXCEPTION 'step "%" is not a whole number of seconds', step
 			USING ERRCODE = 'invalid_parameter_value',
 			      DETAIL = 'Partition names carry their start to the second.';
 	END IF;
-	IF NOT (isfinite("from") AND isfinite("to")) THEN
+	IF NOT (pg_catalog.isfinite("from") AND pg_catalog.isfinite("to")) THEN
 		RAISE EXCEPTION 'partitions cannot start or end at infinity'
 			USING ERRCODE = 'datetime_field_overflow';
 	END IF;
-	IF "from" > "to" THEN
+	IF "from" OPERATOR(pg_catalog.>) "to" THEN
 		RAISE EXCEPTION '"from" (%) is later than "to" (%)', "from", "to"
 			USING ERRCODE = 'invalid_parameter_value';
 	END IF;
 
 	-- names: <parent>_YYYYMMDD, with _HH24MISS when the step has a time part
-	name_format := CASE WHEN step_time = interval '0' THEN 'YYYYMMDD' ELSE 'YYYYMMDD"_"HH24MISS' END;
+	name_format := CASE WHEN step_time OPERATOR(pg_catalog.=) interval '0' THEN 'YYYYMMDD' ELSE 'YYYYMMDD"_"HH24MISS' END;
 	origin := "from" AT TIME ZONE 'UTC';
 	LOOP
 		-- from the origin each time, so that month ends do not drift
-		part_start := origin + step * k;
-		EXIT WHEN part_start >= "to" AT TIME ZONE 'UTC';
-		part_end := origin + step * (k + 1);
-		k := k + 1;
+		part_start := origin OPERATOR(pg_catalog.+) (step OPERATOR(pg_catalog.*) k);
+		EXIT WHEN part_start OPERATOR(pg_catalog.>=) "to" AT TIME ZONE 'UTC';
+		part_end := origin OPERATOR(pg_catalog.+) (step OPERATOR(pg_catalog.*) (k OPERATOR(pg_catalog.+) 1));
+		k := k OPERATOR(pg_catalog.+) 1;
 
-		EXECUTE format('SELECT %1$I.%2$I($1)::text, %1$I.%2$I($2)::text', ext_schema, bound_fn)
+		EXECUTE pg_catalog.format('SELECT %1$I.%2$I($1)::pg_catalog.text, %1$I.%2$I($2)::pg_catalog.text', ext_schema, bound_fn)
 			INTO lo, hi USING part_start AT TIME ZONE 'UTC', part_end AT TIME ZONE 'UTC';
 
 		-- existing partitions whose range meets [lo, hi)
 		present := false;
-		FOR hit IN EXECUTE format($q$
+		FOR hit IN EXECUTE pg_catalog.format($q$
 			SELECT c.relname AS rel, b[1] AS lo, b[2] AS hi
 			FROM pg_catalog.pg_inherits i
-			JOIN pg_catalog.pg_class c ON c.oid = i.inhrelid,
+			JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) i.inhrelid,
 			LATERAL pg_catalog.regexp_match(pg_catalog.pg_get_expr(c.relpartbound, c.oid),
 			          '^FOR VALUES FROM \((MINVALUE|''[^'']*'')\) TO \((MAXVALUE|''[^'']*'')\)$') b
-			WHERE i.inhparent = $1
-			  AND CASE WHEN b[1] = 'MINVALUE' THEN true
+			WHERE i.inhparent OPERATOR(pg_catalog.=) $1
+			  AND CASE WHEN b[1] OPERATOR(pg_catalog.=) 'MINVALUE' THEN true
 			           ELSE pg_catalog.btrim(b[1], '''')::%1$s OPERATOR(%2$s) $3::%1$s END
-			  AND CASE WHEN b[2] = 'MAXVALUE' THEN true
+			  AND CASE WHEN b[2] OPERATOR(pg_catalog.=) 'MAXVALUE' THEN true
 			           ELSE $2::%1$s OPERATOR(%2$s) pg_catalog.btrim(b[2], '''')::%1$s END
-			ORDER BY c.relname$q$, key_type::regtype, less)
+			ORDER BY c.relname$q$, key_type::pg_catalog.regtype, less)
 			USING parent, lo, hi
 		LOOP
-			IF hit.lo = quote_literal(lo) AND hit.hi = quote_literal(hi) THEN
+			IF hit.lo OPERATOR(pg_catalog.=) pg_catalog.quote_literal(lo) AND hit.hi OPERATOR(pg_catalog.=) pg_catalog.quote_literal(hi) THEN
 				present := true;	-- already there
 				EXIT;
 			END IF;
 			RAISE EXCEPTION 'partition "%" of table "%" overlaps the range of a new partition',
 				hit.rel, parent_name
 				USING ERRCODE = 'invalid_object_definition',
-				      DETAIL = format('"%s" holds FROM (%s) TO (%s); the new one, starting %s UTC, would hold FROM (%L) TO (%L).',
+				      DETAIL = pg_catalog.format('"%s" holds FROM (%s) TO (%s); the new one, starting %s UTC, would hold FROM (%L) TO (%L).',
 				                      hit.rel, hit.lo, hit.hi, part_start, lo, hi),
 				      HINT = 'Detach or drop the overlapping partition, or choose "from" and step to match it.';
 		END LOOP;
 		CONTINUE WHEN present;
 
-		part_name := parent_name || '_' || to_char(part_start, name_format);
-		IF octet_length(part_name) > 63 THEN
+		part_name := parent_name OPERATOR(pg_catalog.||) '_' OPERATOR(pg_catalog.||) pg_catalog.to_char(part_start, name_format);
+		IF pg_catalog.octet_length(part_name) OPERATOR(pg_catalog.>) 63 THEN
 			RAISE EXCEPTION 'partition name "%" is too long', part_name
 				USING ERRCODE = 'name_too_long',
 				      DETAIL = 'Names are limited to 63 bytes; rename the table or create the partitions by hand.';
 		END IF;
-		IF to_regclass(format('%I.%I', parent_schema, part_name)) IS NOT NULL THEN
+		IF pg_catalog.to_regclass(pg_catalog.format('%I.%I', parent_schema, part_name)) IS NOT NULL THEN
 			RAISE EXCEPTION 'relation "%" already exists', part_name
 				USING ERRCODE = 'duplicate_table',
-				      DETAIL = format('It is not a partition of "%s" FROM (%L) TO (%L).', parent_name, lo, hi);
+				      DETAIL = pg_catalog.format('It is not a partition of "%s" FROM (%L) TO (%L).', parent_name, lo, hi);
 		END IF;
-		IF current_user <> parent_owner THEN
+		IF current_user OPERATOR(pg_catalog.<>) parent_owner THEN
 			-- as CREATE TABLE ... PARTITION OF checks it of the caller
-			IF NOT pg_has_role(current_user, parent_owner, 'USAGE') THEN
+			IF NOT pg_catalog.pg_has_role(current_user, parent_owner, 'USAGE') THEN
 				RAISE EXCEPTION 'must be owner of table %', parent_name
 					USING ERRCODE = 'insufficient_privilege';
 			END IF;
-			saved_role := current_setting('role');
+			saved_role := pg_catalog.current_setting('role');
 			BEGIN
-				PERFORM set_config('role', parent_owner, true);
+				PERFORM pg_catalog.set_config('role', parent_owner, true);
 			EXCEPTION WHEN insufficient_privilege THEN
 				RAISE EXCEPTION 'must be owner of table %', parent_name
 					USING ERRCODE = 'insufficient_privilege',
-					      DETAIL = format('Partitions are created as the table''s owner, role %I, and this session cannot SET ROLE to it here: %s.',
+					      DETAIL = pg_catalog.format('Partitions are created as the table''s owner, role %I, and this session cannot SET ROLE to it here: %s.',
 					                      parent_owner, SQLERRM),
 					      HINT = 'Call it as the owner (or a SECURITY DEFINER function the owner owns), or from a session that may SET ROLE to the owner.';
 			END;
 		END IF;
-		EXECUTE format('CREATE TABLE %I.%I PARTITION OF %I.%I FOR VALUES FROM (%L) TO (%L)',
+		EXECUTE pg_catalog.format('CREATE TABLE %I.%I PARTITION OF %I.%I FOR VALUES FROM (%L) TO (%L)',
 		               parent_schema, part_name, parent_schema, parent_name, lo, hi);
 		IF saved_role IS NOT NULL THEN
-			PERFORM set_config('role', saved_role, true);
+			PERFORM pg_catalog.set_config('role', saved_role, true);
 			saved_role := NULL;
 		END IF;
-		part := format('%I.%I', parent_schema, part_name)::regclass;
+		part := pg_catalog.format('%I.%I', parent_schema, part_name)::pg_catalog.regclass;
 		RETURN NEXT part;
 	END LOOP;
 END
 $fn$;
-COMMENT ON FUNCTION idgen_create_partitions(regclass, timestamptz, timestamptz, interval) IS 'create the missing range partitions of a table partitioned by an idgen id, covering [from, to) in steps; returns those created';
+COMMENT ON FUNCTION idgen_create_partitions(pg_catalog.regclass, pg_catalog.timestamptz, pg_catalog.timestamptz, interval) IS 'create the missing range partitions of a table partitioned by an idgen id, covering [from, to) in steps; returns those created';
 
 -- Keyless public ids take their keys from the file named by the setting
 -- idgen.public_id_key_file; the setting idgen.public_id_key is gone (a key
 -- in a setting is visible in catalogs and logs).
-CREATE FUNCTION public_id_keys(OUT line int4, OUT active bool, OUT fingerprint text)
-	RETURNS SETOF record
+CREATE FUNCTION public_id_keys(OUT line pg_catalog.int4, OUT active pg_catalog.bool, OUT fingerprint pg_catalog.text)
+	RETURNS SETOF pg_catalog.record
 	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE ROWS 2;
 -- operators only: the C function checks too, so a GRANT cannot widen it
 REVOKE ALL ON FUNCTION public_id_keys() FROM PUBLIC;
@@ -244,22 +244,22 @@ GRANT EXECUTE ON FUNCTION public_id_keys() TO pg_read_all_settings;
 COMMENT ON FUNCTION public_id_keys() IS 'keys of idgen.public_id_key_file: line, whether active, SHA-256 fingerprint (superusers and pg_read_all_settings)';
 COMMENT ON FUNCTION public_id(bigint) IS 'public id of a non-negative bigint with the active key of idgen.public_id_key_file';
 COMMENT ON FUNCTION public_id(distid) IS 'public id of a distid with the active key of idgen.public_id_key_file';
-COMMENT ON FUNCTION public_id(uuid) IS 'public id of a uuid with the active key of idgen.public_id_key_file';
-COMMENT ON FUNCTION public_id_to_bigint(uuid) IS 'bigint behind a public id made with any key of idgen.public_id_key_file, or NULL';
-COMMENT ON FUNCTION public_id_to_distid(uuid) IS 'distid behind a public id made with any key of idgen.public_id_key_file, or NULL';
-COMMENT ON FUNCTION public_id_to_uuid(uuid) IS 'uuid behind a public id made with the active key of idgen.public_id_key_file';
+COMMENT ON FUNCTION public_id(pg_catalog.uuid) IS 'public id of a uuid with the active key of idgen.public_id_key_file';
+COMMENT ON FUNCTION public_id_to_bigint(pg_catalog.uuid) IS 'bigint behind a public id made with any key of idgen.public_id_key_file, or NULL';
+COMMENT ON FUNCTION public_id_to_distid(pg_catalog.uuid) IS 'distid behind a public id made with any key of idgen.public_id_key_file, or NULL';
+COMMENT ON FUNCTION public_id_to_uuid(pg_catalog.uuid) IS 'uuid behind a public id made with the active key of idgen.public_id_key_file';
 
 -- Where 1.0's setting still holds a key, say so (never what it is).
 DO $$
 DECLARE
-	r record;
+	r pg_catalog.record;
 BEGIN
 	FOR r IN
 		SELECT coalesce(ro.rolname, '(all roles)') AS role, coalesce(d.datname, '(all databases)') AS db
-		FROM pg_db_role_setting s
-		LEFT JOIN pg_roles ro ON ro.oid = s.setrole
-		LEFT JOIN pg_database d ON d.oid = s.setdatabase
-		WHERE EXISTS (SELECT FROM unnest(s.setconfig) c WHERE c LIKE 'idgen.public\_id\_key=%')
+		FROM pg_catalog.pg_db_role_setting s
+		LEFT JOIN pg_catalog.pg_roles ro ON ro.oid OPERATOR(pg_catalog.=) s.setrole
+		LEFT JOIN pg_catalog.pg_database d ON d.oid OPERATOR(pg_catalog.=) s.setdatabase
+		WHERE EXISTS (SELECT FROM pg_catalog.unnest(s.setconfig) c WHERE c OPERATOR(pg_catalog.~~) 'idgen.public\_id\_key=%')
 	LOOP
 		RAISE WARNING 'idgen.public_id_key is still set for role % in database %', r.role, r.db
 			USING DETAIL = 'The setting no longer exists; the key it holds is readable by every role in pg_db_role_setting.',
@@ -272,30 +272,30 @@ $$;
 -- skip scans of multi-column indexes led by an id.  PostgreSQL 18 brought
 -- the support slot; the functions exist on every server (so the catalog is
 -- the same), but join the operator families only where the slot exists.
-CREATE FUNCTION iuid_skipsupport(internal) RETURNS void
+CREATE FUNCTION iuid_skipsupport(pg_catalog.internal) RETURNS pg_catalog.void
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION base36id_skipsupport(internal) RETURNS void
+CREATE FUNCTION base36id_skipsupport(pg_catalog.internal) RETURNS pg_catalog.void
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION distid_skipsupport(internal) RETURNS void
+CREATE FUNCTION distid_skipsupport(pg_catalog.internal) RETURNS pg_catalog.void
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION flaxid_skipsupport(internal) RETURNS void
+CREATE FUNCTION flaxid_skipsupport(pg_catalog.internal) RETURNS pg_catalog.void
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION iuid_skipsupport(internal) IS 'skip support';
-COMMENT ON FUNCTION base36id_skipsupport(internal) IS 'skip support';
-COMMENT ON FUNCTION distid_skipsupport(internal) IS 'skip support';
-COMMENT ON FUNCTION flaxid_skipsupport(internal) IS 'skip support';
+COMMENT ON FUNCTION iuid_skipsupport(pg_catalog.internal) IS 'skip support';
+COMMENT ON FUNCTION base36id_skipsupport(pg_catalog.internal) IS 'skip support';
+COMMENT ON FUNCTION distid_skipsupport(pg_catalog.internal) IS 'skip support';
+COMMENT ON FUNCTION flaxid_skipsupport(pg_catalog.internal) IS 'skip support';
 
 DO $$
 BEGIN
-	IF current_setting('server_version_num')::int >= 180000 THEN
+	IF pg_catalog.current_setting('server_version_num')::int OPERATOR(pg_catalog.>=) 180000 THEN
 		ALTER OPERATOR FAMILY iuid_ops USING btree
-			ADD FUNCTION 6 (iuid, iuid) iuid_skipsupport(internal);
+			ADD FUNCTION 6 (iuid, iuid) iuid_skipsupport(pg_catalog.internal);
 		ALTER OPERATOR FAMILY base36id_ops USING btree
-			ADD FUNCTION 6 (base36id, base36id) base36id_skipsupport(internal);
+			ADD FUNCTION 6 (base36id, base36id) base36id_skipsupport(pg_catalog.internal);
 		ALTER OPERATOR FAMILY distid_ops USING btree
-			ADD FUNCTION 6 (distid, distid) distid_skipsupport(internal);
+			ADD FUNCTION 6 (distid, distid) distid_skipsupport(pg_catalog.internal);
 		ALTER OPERATOR FAMILY flaxid_ops USING btree
-			ADD FUNCTION 6 (flaxid, flaxid) flaxid_skipsupport(internal);
+			ADD FUNCTION 6 (flaxid, flaxid) flaxid_skipsupport(pg_catalog.internal);
 	END IF;
 END
 $$;
@@ -307,11 +307,11 @@ COMMENT ON FUNCTION base36id_generate() IS 'new base36id from the server-wide co
 -- public ids of iuids: iuid -> uuid is an assignment cast, which function
 -- calls do not apply, so public_id(iuid) needs overloads of its own (the
 -- same C functions: an iuid's bytes are a uuid's)
-CREATE FUNCTION public_id(id iuid, key bytea) RETURNS uuid
+CREATE FUNCTION public_id(id iuid, key pg_catalog.bytea) RETURNS pg_catalog.uuid
 	AS 'MODULE_PATHNAME', 'public_id_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION public_id(id iuid) RETURNS uuid
+CREATE FUNCTION public_id(id iuid) RETURNS pg_catalog.uuid
 	AS 'MODULE_PATHNAME', 'public_id_uuid' LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION public_id(iuid, bytea) IS 'public id of an iuid (the same as of its uuid): AES with the given key, as a uuid';
+COMMENT ON FUNCTION public_id(iuid, pg_catalog.bytea) IS 'public id of an iuid (the same as of its uuid): AES with the given key, as a uuid';
 COMMENT ON FUNCTION public_id(iuid) IS 'public id of an iuid (the same as of its uuid) with the active key of idgen.public_id_key_file';
 -- public_id(iuid) as the other keyless functions are here: executable by
 -- PUBLIC, as 1.0 had them (a fresh 1.1 grants them to nobody: doc/security.md)
@@ -325,112 +325,112 @@ COMMENT ON FUNCTION public_id(iuid) IS 'public id of an iuid (the same as of its
 -- facility, looked up at run time so idgen does not depend on Citus);
 -- otherwise through dblink, optional too, for the connection strings given.
 -- A password in a connection string is masked in the node column.
-CREATE FUNCTION idgen_check_worker_ids(conninfos text[] DEFAULT NULL,
-                                       OUT node text, OUT worker_id int, OUT problem text)
-RETURNS SETOF record
+CREATE FUNCTION idgen_check_worker_ids(conninfos pg_catalog.text[] DEFAULT NULL,
+                                       OUT node pg_catalog.text, OUT worker_id int, OUT problem pg_catalog.text)
+RETURNS SETOF pg_catalog.record
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-	probe constant text := 'SELECT coalesce(current_setting(''idgen.worker_id'', true), '''')';
-	names text[] := '{}';
-	vals text[] := '{}';
-	errs text[] := '{}';
-	dblink_schema name;
-	r record;
-	c text;
-	v text;
+	probe constant pg_catalog.text := 'SELECT coalesce(pg_catalog.current_setting(''idgen.worker_id'', true), '''')';
+	names pg_catalog.text[] := '{}';
+	vals pg_catalog.text[] := '{}';
+	errs pg_catalog.text[] := '{}';
+	dblink_schema pg_catalog.name;
+	r pg_catalog.record;
+	c pg_catalog.text;
+	v pg_catalog.text;
 	i int;
 	j int;
-	others text;
+	others pg_catalog.text;
 BEGIN
 	IF conninfos IS NULL THEN
-		IF to_regprocedure('pg_catalog.run_command_on_all_nodes(text,boolean,boolean)') IS NULL THEN
+		IF pg_catalog.to_regprocedure('pg_catalog.run_command_on_all_nodes(text,boolean,boolean)') IS NULL THEN
 			RAISE EXCEPTION 'idgen_check_worker_ids() without connection strings needs Citus'
 				USING ERRCODE = 'object_not_in_prerequisite_state',
 					  HINT = 'Pass the nodes'' connection strings: idgen_check_worker_ids(ARRAY[''host=... dbname=...'', ...]).';
 		END IF;
 		FOR r IN EXECUTE
-			'SELECT coalesce(n.nodename || '':'' || n.nodeport,
-			                 current_setting(''citus.local_hostname'') || '':'' || current_setting(''port'')) AS name,
+			'SELECT coalesce(n.nodename OPERATOR(pg_catalog.||) '':'' OPERATOR(pg_catalog.||) n.nodeport,
+			                 pg_catalog.current_setting(''citus.local_hostname'') OPERATOR(pg_catalog.||) '':'' OPERATOR(pg_catalog.||) pg_catalog.current_setting(''port'')) AS name,
 			        a.success, a.result
 			 FROM pg_catalog.run_command_on_all_nodes($1) a
-			 LEFT JOIN pg_catalog.pg_dist_node n ON n.nodeid = a.nodeid
+			 LEFT JOIN pg_catalog.pg_dist_node n ON n.nodeid OPERATOR(pg_catalog.=) a.nodeid
 			 ORDER BY 1' USING probe
 		LOOP
-			names := names || r.name;
-			vals := vals || CASE WHEN r.success THEN r.result END;
-			errs := errs || CASE WHEN NOT r.success THEN r.result END;
+			names := names OPERATOR(pg_catalog.||) r.name;
+			vals := vals OPERATOR(pg_catalog.||) CASE WHEN r.success THEN r.result END;
+			errs := errs OPERATOR(pg_catalog.||) CASE WHEN NOT r.success THEN r.result END;
 		END LOOP;
 	ELSE
-		IF array_ndims(conninfos) IS DISTINCT FROM 1 THEN
+		IF pg_catalog.array_ndims(conninfos) IS NULL OR pg_catalog.array_ndims(conninfos) OPERATOR(pg_catalog.<>) 1 THEN
 			RAISE EXCEPTION 'idgen_check_worker_ids needs a one-dimensional array of at least one connection string'
 				USING ERRCODE = 'invalid_parameter_value';
 		END IF;
-		IF array_position(conninfos, NULL) IS NOT NULL THEN
-			RAISE EXCEPTION 'connection string % is null', array_position(conninfos, NULL)
+		IF pg_catalog.array_position(conninfos, NULL) IS NOT NULL THEN
+			RAISE EXCEPTION 'connection string % is null', pg_catalog.array_position(conninfos, NULL)
 				USING ERRCODE = 'null_value_not_allowed';
 		END IF;
-		FOR i IN 1 .. array_length(conninfos, 1) LOOP
-			IF array_position(conninfos, conninfos[i]) < i THEN
+		FOR i IN 1 .. pg_catalog.array_length(conninfos, 1) LOOP
+			IF pg_catalog.array_position(conninfos, conninfos[i]) OPERATOR(pg_catalog.<) i THEN
 				RAISE EXCEPTION 'connection string % is the same as connection string %',
-					i, array_position(conninfos, conninfos[i])
+					i, pg_catalog.array_position(conninfos, conninfos[i])
 					USING ERRCODE = 'invalid_parameter_value';
 			END IF;
 		END LOOP;
 		SELECT n.nspname INTO dblink_schema
-		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
-		WHERE e.extname = 'dblink';
+		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+		WHERE e.extname OPERATOR(pg_catalog.=) 'dblink';
 		IF dblink_schema IS NULL THEN
 			RAISE EXCEPTION 'idgen_check_worker_ids() with connection strings needs the dblink extension'
 				USING ERRCODE = 'object_not_in_prerequisite_state',
 					  HINT = 'CREATE EXTENSION dblink; (PostgreSQL''s contrib) in this database, or run the check on a Citus coordinator without arguments.';
 		END IF;
-		FOR i IN 1 .. array_length(conninfos, 1) LOOP
+		FOR i IN 1 .. pg_catalog.array_length(conninfos, 1) LOOP
 			c := conninfos[i];
-			names := names || (i || ': ' || regexp_replace(regexp_replace(c,
+			names := names OPERATOR(pg_catalog.||) (i OPERATOR(pg_catalog.||) ': ' OPERATOR(pg_catalog.||) pg_catalog.regexp_replace(pg_catalog.regexp_replace(c,
 				'(password\s*=\s*)(''([^''\\]|\\.)*''|\S+)', '\1***', 'gi'),
 				'^(postgres(ql)?://[^:@/]*):[^@/]*@', '\1:***@', 'i'));
 			BEGIN
-				EXECUTE format('SELECT w FROM %I.dblink($1, $2) AS t(w text)', dblink_schema)
+				EXECUTE pg_catalog.format('SELECT w FROM %I.dblink($1, $2) AS t(w pg_catalog.text)', dblink_schema)
 					INTO v USING c, probe;
-				vals := vals || v;
-				errs := errs || NULL::text;
+				vals := vals OPERATOR(pg_catalog.||) v;
+				errs := errs OPERATOR(pg_catalog.||) NULL::pg_catalog.text;
 			EXCEPTION WHEN OTHERS THEN
-				vals := vals || NULL::text;
-				errs := errs || SQLERRM;
+				vals := vals OPERATOR(pg_catalog.||) NULL::pg_catalog.text;
+				errs := errs OPERATOR(pg_catalog.||) SQLERRM;
 			END;
 		END LOOP;
 	END IF;
 
-	FOR i IN 1 .. coalesce(array_length(names, 1), 0) LOOP
+	FOR i IN 1 .. coalesce(pg_catalog.array_length(names, 1), 0) LOOP
 		node := names[i];
 		worker_id := NULL;
 		problem := NULL;
 		IF errs[i] IS NOT NULL THEN
-			problem := 'not reached: ' || errs[i];
-		ELSIF vals[i] = '' THEN
+			problem := 'not reached: ' OPERATOR(pg_catalog.||) errs[i];
+		ELSIF vals[i] OPERATOR(pg_catalog.=) '' THEN
 			problem := 'idgen is not loaded (add it to shared_preload_libraries)';
-		ELSIF vals[i] = '-1' THEN
+		ELSIF vals[i] OPERATOR(pg_catalog.=) '-1' THEN
 			worker_id := -1;
 			problem := 'idgen.worker_id is not set';
 		ELSE
 			worker_id := vals[i]::int;
 			others := NULL;
-			FOR j IN 1 .. array_length(names, 1) LOOP
-				IF j <> i AND vals[j] = vals[i] THEN
-					others := coalesce(others || ', ', '') || names[j];
+			FOR j IN 1 .. pg_catalog.array_length(names, 1) LOOP
+				IF j OPERATOR(pg_catalog.<>) i AND vals[j] OPERATOR(pg_catalog.=) vals[i] THEN
+					others := coalesce(others OPERATOR(pg_catalog.||) ', ', '') OPERATOR(pg_catalog.||) names[j];
 				END IF;
 			END LOOP;
 			IF others IS NOT NULL THEN
-				problem := 'idgen.worker_id ' || worker_id || ' is also the one of ' || others;
+				problem := 'idgen.worker_id ' OPERATOR(pg_catalog.||) worker_id OPERATOR(pg_catalog.||) ' is also the one of ' OPERATOR(pg_catalog.||) others;
 			END IF;
 		END IF;
 		RETURN NEXT;
 	END LOOP;
 END
 $fn$;
-COMMENT ON FUNCTION idgen_check_worker_ids(text[]) IS 'one row per node with its idgen.worker_id and, when it has none, is not reached or shares it, the problem; all Citus nodes when called without arguments, else the nodes of the connection strings (through dblink)';
+COMMENT ON FUNCTION idgen_check_worker_ids(pg_catalog.text[]) IS 'one row per node with its idgen.worker_id and, when it has none, is not reached or shares it, the problem; all Citus nodes when called without arguments, else the nodes of the connection strings (through dblink)';
 
 
 -- Skip support after pg_upgrade.  pg_upgrade into 18 carries the
@@ -446,26 +446,26 @@ LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-	ext_schema name;
-	t text;
+	ext_schema pg_catalog.name;
+	t pg_catalog.text;
 	added int := 0;
 BEGIN
-	IF current_setting('server_version_num')::int < 180000 THEN
+	IF pg_catalog.current_setting('server_version_num')::int OPERATOR(pg_catalog.<) 180000 THEN
 		RETURN 0;
 	END IF;
 	SELECT n.nspname INTO ext_schema
-	FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
-	WHERE e.extname = 'idgen';
+	FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+	WHERE e.extname OPERATOR(pg_catalog.=) 'idgen';
 	FOREACH t IN ARRAY ARRAY['iuid', 'base36id', 'distid', 'flaxid'] LOOP
-		IF NOT EXISTS (SELECT FROM pg_amproc p
-		               JOIN pg_opfamily f ON f.oid = p.amprocfamily
-		               JOIN pg_am a ON a.oid = f.opfmethod
-		               JOIN pg_namespace n ON n.oid = f.opfnamespace
-		               WHERE a.amname = 'btree' AND f.opfname = t || '_ops'
-		                 AND n.nspname = ext_schema AND p.amprocnum = 6) THEN
-			EXECUTE format('ALTER OPERATOR FAMILY %1$I.%2$I USING btree ADD FUNCTION 6 (%1$I.%3$I, %1$I.%3$I) %1$I.%4$I(internal)',
-			               ext_schema, t || '_ops', t, t || '_skipsupport');
-			added := added + 1;
+		IF NOT EXISTS (SELECT FROM pg_catalog.pg_amproc p
+		               JOIN pg_catalog.pg_opfamily f ON f.oid OPERATOR(pg_catalog.=) p.amprocfamily
+		               JOIN pg_catalog.pg_am a ON a.oid OPERATOR(pg_catalog.=) f.opfmethod
+		               JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) f.opfnamespace
+		               WHERE a.amname OPERATOR(pg_catalog.=) 'btree' AND f.opfname OPERATOR(pg_catalog.=) (t OPERATOR(pg_catalog.||) '_ops')
+		                 AND n.nspname OPERATOR(pg_catalog.=) ext_schema AND p.amprocnum OPERATOR(pg_catalog.=) 6) THEN
+			EXECUTE pg_catalog.format('ALTER OPERATOR FAMILY %1$I.%2$I USING btree ADD FUNCTION 6 (%1$I.%3$I, %1$I.%3$I) %1$I.%4$I(pg_catalog.internal)',
+			               ext_schema, t OPERATOR(pg_catalog.||) '_ops', t, t OPERATOR(pg_catalog.||) '_skipsupport');
+			added := added OPERATOR(pg_catalog.+) 1;
 		END IF;
 	END LOOP;
 	RETURN added;
@@ -482,23 +482,23 @@ COMMENT ON FUNCTION idgen_add_skip_support() IS 'on PostgreSQL 18 and later, add
 -- as core's statistics about other sessions; a view's user needs EXECUTE on
 -- its function as well.
 --
-CREATE FUNCTION idgen_stat_base36id() RETURNS SETOF record
+CREATE FUNCTION idgen_stat_base36id() RETURNS SETOF pg_catalog.record
 	AS 'MODULE_PATHNAME', 'idgen_stat_base36id' LANGUAGE C VOLATILE PARALLEL SAFE ROWS 1;
-CREATE FUNCTION idgen_stat_clock() RETURNS SETOF record
+CREATE FUNCTION idgen_stat_clock() RETURNS SETOF pg_catalog.record
 	AS 'MODULE_PATHNAME', 'idgen_stat_clock' LANGUAGE C VOLATILE PARALLEL SAFE ROWS 5;
 CREATE VIEW idgen_stat_base36id AS
 	SELECT * FROM idgen_stat_base36id() AS s(
 		worker_id integer,
-		counter_second timestamptz,
+		counter_second pg_catalog.timestamptz,
 		ids_used integer,
 		ids_this_second integer,
 		ids_per_second integer,
-		reserved_second timestamptz,
-		state_file_second timestamptz,
-		floor_second timestamptz,
-		last_reservation_second timestamptz,
-		last_reservation_lsn pg_lsn,
-		last_reservation_at timestamptz,
+		reserved_second pg_catalog.timestamptz,
+		state_file_second pg_catalog.timestamptz,
+		floor_second pg_catalog.timestamptz,
+		last_reservation_second pg_catalog.timestamptz,
+		last_reservation_lsn pg_catalog.pg_lsn,
+		last_reservation_at pg_catalog.timestamptz,
 		last_reservation_time double precision,
 		reservations bigint,
 		reservation_time double precision,
@@ -508,12 +508,12 @@ CREATE VIEW idgen_stat_base36id AS
 		reservation_wait_time double precision,
 		next_second_waits bigint,
 		next_second_wait_time double precision,
-		state_file text,
+		state_file pg_catalog.text,
 		state_file_failures bigint,
-		last_state_file_failure timestamptz);
+		last_state_file_failure pg_catalog.timestamptz);
 CREATE VIEW idgen_stat_clock AS
 	SELECT * FROM idgen_stat_clock() AS s(
-		generator text,
+		generator pg_catalog.text,
 		ids_ahead bigint,
 		ahead_max_ms bigint,
 		borrowed_ms bigint,
@@ -545,31 +545,31 @@ GRANT SELECT ON idgen_stat_clock TO pg_read_all_stats;
 -- is widened to the whole units it touches, so that retirement never takes a
 -- partition that may hold a newer id.  STABLE: it only reads the catalogs
 -- (no lock; a snapshot of the partitions as of the statement).
-CREATE FUNCTION idgen_partitions(parent regclass)
-RETURNS TABLE (partition regclass, from_time timestamptz, to_time timestamptz,
-               is_default boolean, uneven boolean, detach_pending boolean, bounds text)
+CREATE FUNCTION idgen_partitions(parent pg_catalog.regclass)
+RETURNS TABLE (partition pg_catalog.regclass, from_time pg_catalog.timestamptz, to_time pg_catalog.timestamptz,
+               is_default boolean, uneven boolean, detach_pending boolean, bounds pg_catalog.text)
 LANGUAGE plpgsql STABLE PARALLEL SAFE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-	ext_schema name;
-	ext_nsp oid;
-	rel_kind "char";
-	parent_name name;
-	strategy "char";
-	key_natts int2;
-	key_attnum int2;
-	key_opclass oid;
-	key_column name;
-	key_type oid;
-	type_prefix text;
+	ext_schema pg_catalog.name;
+	ext_nsp pg_catalog.oid;
+	rel_kind pg_catalog."char";
+	parent_name pg_catalog.name;
+	strategy pg_catalog."char";
+	key_natts pg_catalog.int2;
+	key_attnum pg_catalog.int2;
+	key_opclass pg_catalog.oid;
+	key_column pg_catalog.name;
+	key_type pg_catalog.oid;
+	type_prefix pg_catalog.text;
 	unit interval;
-	decode text;
-	r record;
-	lo_time timestamptz;
-	lo_whole bool;
-	hi_time timestamptz;
-	hi_whole bool;
+	decode pg_catalog.text;
+	r pg_catalog.record;
+	lo_time pg_catalog.timestamptz;
+	lo_whole pg_catalog.bool;
+	hi_time pg_catalog.timestamptz;
+	hi_whole pg_catalog.bool;
 BEGIN
 	IF parent IS NULL THEN
 		RAISE EXCEPTION 'idgen_partitions argument must not be null'
@@ -577,89 +577,89 @@ BEGIN
 	END IF;
 
 	SELECT n.oid, n.nspname INTO ext_nsp, ext_schema
-	FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
-	WHERE e.extname = 'idgen';
+	FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+	WHERE e.extname OPERATOR(pg_catalog.=) 'idgen';
 
 	SELECT c.relkind, c.relname INTO rel_kind, parent_name
-	FROM pg_class c WHERE c.oid = parent;
-	IF rel_kind IS DISTINCT FROM 'p' THEN
-		RAISE EXCEPTION '"%" is not a partitioned table', coalesce(parent_name, parent::text)
+	FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) parent;
+	IF rel_kind IS NULL OR rel_kind OPERATOR(pg_catalog.<>) 'p' THEN
+		RAISE EXCEPTION '"%" is not a partitioned table', coalesce(parent_name, parent::pg_catalog.text)
 			USING ERRCODE = 'wrong_object_type';
 	END IF;
 	SELECT p.partstrat, p.partnatts, p.partattrs[0], p.partclass[0]
 	INTO strategy, key_natts, key_attnum, key_opclass
-	FROM pg_partitioned_table p WHERE p.partrelid = parent;
-	IF strategy <> 'r' THEN
+	FROM pg_catalog.pg_partitioned_table p WHERE p.partrelid OPERATOR(pg_catalog.=) parent;
+	IF strategy OPERATOR(pg_catalog.<>) 'r' THEN
 		RAISE EXCEPTION 'table "%" is not partitioned by range', parent_name
 			USING ERRCODE = 'feature_not_supported',
-			      DETAIL = format('It is partitioned by %s.',
-			                      CASE strategy WHEN 'l' THEN 'list' ELSE 'hash' END);
+			      DETAIL = pg_catalog.format('It is partitioned by %s.',
+			                      CASE WHEN strategy OPERATOR(pg_catalog.=) 'l' THEN 'list' ELSE 'hash' END);
 	END IF;
-	IF key_natts <> 1 OR key_attnum = 0 THEN
+	IF key_natts OPERATOR(pg_catalog.<>) 1 OR key_attnum OPERATOR(pg_catalog.=) 0 THEN
 		RAISE EXCEPTION 'partition key of table "%" is not one column', parent_name
 			USING ERRCODE = 'feature_not_supported',
-			      DETAIL = format('The key is %s.', pg_get_partkeydef(parent));
+			      DETAIL = pg_catalog.format('The key is %s.', pg_catalog.pg_get_partkeydef(parent));
 	END IF;
 	SELECT a.attname, a.atttypid INTO key_column, key_type
-	FROM pg_attribute a WHERE a.attrelid = parent AND a.attnum = key_attnum;
-	SELECT CASE WHEN t.oid = 'pg_catalog.uuid'::regtype THEN 'distid128' ELSE t.typname END
+	FROM pg_catalog.pg_attribute a WHERE a.attrelid OPERATOR(pg_catalog.=) parent AND a.attnum OPERATOR(pg_catalog.=) key_attnum;
+	SELECT CASE WHEN t.oid OPERATOR(pg_catalog.=) 'pg_catalog.uuid'::pg_catalog.regtype THEN 'distid128' ELSE t.typname END
 	INTO type_prefix
-	FROM pg_type t
-	WHERE t.oid = key_type
-	  AND (t.oid = 'pg_catalog.uuid'::regtype
-	       OR (t.typname IN ('iuid', 'distid', 'flaxid', 'base36id') AND t.typnamespace = ext_nsp));
+	FROM pg_catalog.pg_type t
+	WHERE t.oid OPERATOR(pg_catalog.=) key_type
+	  AND (t.oid OPERATOR(pg_catalog.=) 'pg_catalog.uuid'::pg_catalog.regtype
+	       OR (t.typname OPERATOR(pg_catalog.=) ANY ('{iuid,distid,flaxid,base36id}'::pg_catalog.name[]) AND t.typnamespace OPERATOR(pg_catalog.=) ext_nsp));
 	IF type_prefix IS NULL THEN
 		RAISE EXCEPTION 'partition key column "%" of table "%" has type %, not an idgen type',
-			key_column, parent_name, key_type::regtype
+			key_column, parent_name, key_type::pg_catalog.regtype
 			USING ERRCODE = 'datatype_mismatch',
 			      HINT = 'The key must be of type iuid, distid, flaxid or base36id, or uuid holding DistributedId128s.';
 	END IF;
-	IF NOT (SELECT o.opcdefault FROM pg_opclass o WHERE o.oid = key_opclass) THEN
+	IF NOT (SELECT o.opcdefault FROM pg_catalog.pg_opclass o WHERE o.oid OPERATOR(pg_catalog.=) key_opclass) THEN
 		RAISE EXCEPTION 'partition key of table "%" uses operator class %, not the default one',
-			parent_name, (SELECT o.opcname FROM pg_opclass o WHERE o.oid = key_opclass)
+			parent_name, (SELECT o.opcname FROM pg_catalog.pg_opclass o WHERE o.oid OPERATOR(pg_catalog.=) key_opclass)
 			USING ERRCODE = 'feature_not_supported',
 			      DETAIL = 'Bounds follow the order of the type''s default operator class.';
 	END IF;
-	unit := CASE type_prefix WHEN 'base36id' THEN interval '1 second' ELSE interval '1 millisecond' END;
+	unit := CASE WHEN type_prefix OPERATOR(pg_catalog.=) 'base36id' THEN interval '1 second' ELSE interval '1 millisecond' END;
 
 	-- a bound's time, and whether the bound is the least id of that time; the
 	-- bound as pg_get_expr prints it is the type's output, which ::text gives too
-	decode := format('SELECT t, %1$I.%2$I(t)::text = $1 FROM (SELECT %1$I.%3$I($1::%4$s) AS t) s',
-	                 ext_schema, type_prefix || '_from_timestamp', type_prefix || '_timestamp',
-	                 key_type::regtype);
+	decode := pg_catalog.format('SELECT t, %1$I.%2$I(t)::pg_catalog.text OPERATOR(pg_catalog.=) $1 FROM (SELECT %1$I.%3$I($1::%4$s) AS t) s',
+	                 ext_schema, type_prefix OPERATOR(pg_catalog.||) '_from_timestamp', type_prefix OPERATOR(pg_catalog.||) '_timestamp',
+	                 key_type::pg_catalog.regtype);
 
 	-- in the order of their lower bounds, the default partition last
-	FOR r IN EXECUTE format($q$
-		SELECT c.oid::regclass AS part, i.inhdetachpending AS pending, e.expr,
-		       regexp_match(e.expr, '^FOR VALUES FROM \((MINVALUE|''([^'']*)'')\) TO \((MAXVALUE|''([^'']*)'')\)$') AS b
-		FROM pg_inherits i
-		JOIN pg_class c ON c.oid = i.inhrelid,
-		LATERAL (SELECT pg_get_expr(c.relpartbound, c.oid) AS expr) e
-		WHERE i.inhparent = $1
-		ORDER BY e.expr = 'DEFAULT', e.expr LIKE 'FOR VALUES FROM (MINVALUE)%%' DESC,
-		         (regexp_match(e.expr, '^FOR VALUES FROM \(''([^'']*)''\)'))[1]::%s, c.relname$q$,
-		key_type::regtype) USING parent
+	FOR r IN EXECUTE pg_catalog.format($q$
+		SELECT c.oid::pg_catalog.regclass AS part, i.inhdetachpending AS pending, e.expr,
+		       pg_catalog.regexp_match(e.expr, '^FOR VALUES FROM \((MINVALUE|''([^'']*)'')\) TO \((MAXVALUE|''([^'']*)'')\)$') AS b
+		FROM pg_catalog.pg_inherits i
+		JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) i.inhrelid,
+		LATERAL (SELECT pg_catalog.pg_get_expr(c.relpartbound, c.oid) AS expr) e
+		WHERE i.inhparent OPERATOR(pg_catalog.=) $1
+		ORDER BY e.expr OPERATOR(pg_catalog.=) 'DEFAULT', e.expr OPERATOR(pg_catalog.~~) 'FOR VALUES FROM (MINVALUE)%%' DESC,
+		         (pg_catalog.regexp_match(e.expr, '^FOR VALUES FROM \(''([^'']*)''\)'))[1]::%s, c.relname$q$,
+		key_type::pg_catalog.regtype) USING parent
 	LOOP
 		lo_time := NULL; lo_whole := false;
 		hi_time := NULL; hi_whole := false;
-		IF r.b[1] = 'MINVALUE' THEN
+		IF r.b[1] OPERATOR(pg_catalog.=) 'MINVALUE' THEN
 			lo_time := '-infinity'; lo_whole := true;
-		ELSIF r.b[2] IS NOT NULL AND (type_prefix <> 'distid128'
-		      OR r.b[2] ~ '^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-7]') THEN
+		ELSIF r.b[2] IS NOT NULL AND (type_prefix OPERATOR(pg_catalog.<>) 'distid128'
+		      OR r.b[2] OPERATOR(pg_catalog.~) '^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-7]') THEN
 			EXECUTE decode INTO lo_time, lo_whole USING r.b[2];
 		END IF;
-		IF r.b[3] = 'MAXVALUE' THEN
+		IF r.b[3] OPERATOR(pg_catalog.=) 'MAXVALUE' THEN
 			hi_time := 'infinity'; hi_whole := true;
-		ELSIF r.b[4] IS NOT NULL AND (type_prefix <> 'distid128'
-		      OR r.b[4] ~ '^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-7]') THEN
+		ELSIF r.b[4] IS NOT NULL AND (type_prefix OPERATOR(pg_catalog.<>) 'distid128'
+		      OR r.b[4] OPERATOR(pg_catalog.~) '^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-7]') THEN
 			EXECUTE decode INTO hi_time, hi_whole USING r.b[4];
 			-- the partition holds part of the unit its upper bound is in
 			IF NOT hi_whole THEN
-				hi_time := hi_time + unit;
+				hi_time := hi_time OPERATOR(pg_catalog.+) unit;
 			END IF;
 		END IF;
 		partition := r.part;
-		is_default := r.expr = 'DEFAULT';
+		is_default := r.expr OPERATOR(pg_catalog.=) 'DEFAULT';
 		from_time := lo_time;
 		to_time := hi_time;
 		uneven := NOT is_default AND NOT (lo_whole AND hi_whole);
@@ -669,7 +669,7 @@ BEGIN
 	END LOOP;
 END
 $fn$;
-COMMENT ON FUNCTION idgen_partitions(regclass) IS 'the partitions of a table range-partitioned by an idgen id, each with the time span [from_time, to_time) its bounds decode to; flags the default partition and bounds that are not whole time units';
+COMMENT ON FUNCTION idgen_partitions(pg_catalog.regclass) IS 'the partitions of a table range-partitioned by an idgen id, each with the time span [from_time, to_time) its bounds decode to; flags the default partition and bounds that are not whole time units';
 
 -- Retirement: detach (or drop) the partitions whose whole span ends at or
 -- before older_than.  A partition another session is writing to (a lock
@@ -678,19 +678,19 @@ COMMENT ON FUNCTION idgen_partitions(regclass) IS 'the partitions of a table ran
 -- run takes it.  DETACH ... CONCURRENTLY cannot run in a function (nor in a
 -- transaction block), so with concurrent => true nothing is run: the
 -- statements come back for the client to run at top level (psql's \gexec).
-CREATE FUNCTION idgen_retire_partitions(parent regclass, older_than timestamptz,
+CREATE FUNCTION idgen_retire_partitions(parent pg_catalog.regclass, older_than pg_catalog.timestamptz,
                                         drop_tables boolean DEFAULT false,
                                         concurrent boolean DEFAULT false)
-RETURNS TABLE (partition text, from_time timestamptz, to_time timestamptz,
-               action text, statement text)
+RETURNS TABLE (partition pg_catalog.text, from_time pg_catalog.timestamptz, to_time pg_catalog.timestamptz,
+               action pg_catalog.text, statement pg_catalog.text)
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-	ext_schema name;
-	parent_name name;
-	parent_ident text;
-	r record;
+	ext_schema pg_catalog.name;
+	parent_name pg_catalog.name;
+	parent_ident pg_catalog.text;
+	r pg_catalog.record;
 	defaults int;
 	writer int;
 BEGIN
@@ -699,15 +699,15 @@ BEGIN
 			USING ERRCODE = 'null_value_not_allowed';
 	END IF;
 	SELECT n.nspname INTO ext_schema
-	FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
-	WHERE e.extname = 'idgen';
+	FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+	WHERE e.extname OPERATOR(pg_catalog.=) 'idgen';
 
 	-- checks the layout (and refuses others) before anything is locked
-	EXECUTE format('SELECT count(*) FILTER (WHERE is_default) FROM %I.idgen_partitions($1)', ext_schema)
+	EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FILTER (WHERE is_default) FROM %I.idgen_partitions($1)', ext_schema)
 		INTO defaults USING parent;
-	SELECT c.relname, format('%I.%I', n.nspname, c.relname) INTO parent_name, parent_ident
-	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = parent;
-	IF concurrent AND defaults > 0 THEN
+	SELECT c.relname, pg_catalog.format('%I.%I', n.nspname, c.relname) INTO parent_name, parent_ident
+	FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace WHERE c.oid OPERATOR(pg_catalog.=) parent;
+	IF concurrent AND defaults OPERATOR(pg_catalog.>) 0 THEN
 		RAISE EXCEPTION 'cannot detach partitions of table "%" concurrently: it has a default partition', parent_name
 			USING ERRCODE = 'object_not_in_prerequisite_state',
 			      DETAIL = 'The server refuses DETACH PARTITION ... CONCURRENTLY when a default partition exists.',
@@ -715,16 +715,16 @@ BEGIN
 	END IF;
 	IF NOT concurrent THEN
 		-- one upkeep at a time per table, as idgen_create_partitions
-		EXECUTE format('LOCK TABLE ONLY %s IN SHARE UPDATE EXCLUSIVE MODE', parent_ident);
+		EXECUTE pg_catalog.format('LOCK TABLE ONLY %s IN SHARE UPDATE EXCLUSIVE MODE', parent_ident);
 	END IF;
 
-	FOR r IN EXECUTE format($q$
+	FOR r IN EXECUTE pg_catalog.format($q$
 		SELECT p.partition AS part, p.from_time AS lo, p.to_time AS hi, p.detach_pending AS pending,
-		       format('%%I.%%I', n.nspname, c.relname) AS ident
+		       pg_catalog.format('%%I.%%I', n.nspname, c.relname) AS ident
 		FROM %I.idgen_partitions($1) p
-		JOIN pg_class c ON c.oid = p.partition
-		JOIN pg_namespace n ON n.oid = c.relnamespace
-		WHERE NOT p.is_default AND isfinite(p.to_time) AND p.to_time <= $2
+		JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) p.partition
+		JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace
+		WHERE NOT p.is_default AND pg_catalog.isfinite(p.to_time) AND p.to_time OPERATOR(pg_catalog.<=) $2
 		ORDER BY p.to_time, c.relname$q$, ext_schema)
 		USING parent, older_than
 	LOOP
@@ -733,11 +733,11 @@ BEGIN
 		to_time := r.hi;
 		IF concurrent THEN
 			action := 'to run';
-			statement := format('ALTER TABLE %s DETACH PARTITION %s %s', parent_ident, r.ident,
+			statement := pg_catalog.format('ALTER TABLE %s DETACH PARTITION %s %s', parent_ident, r.ident,
 			                    CASE WHEN r.pending THEN 'FINALIZE' ELSE 'CONCURRENTLY' END);
 			RETURN NEXT;
 			IF drop_tables THEN
-				statement := format('DROP TABLE %s', r.ident);
+				statement := pg_catalog.format('DROP TABLE %s', r.ident);
 				RETURN NEXT;
 			END IF;
 			CONTINUE;
@@ -745,26 +745,26 @@ BEGIN
 
 		-- a session writing to it (an insert's ROW EXCLUSIVE, or stronger)
 		SELECT l.pid INTO writer
-		FROM pg_locks l
-		WHERE l.locktype = 'relation' AND l.relation = r.part
-		  AND l.database = (SELECT d.oid FROM pg_database d WHERE d.datname = current_database())
-		  AND l.pid <> pg_backend_pid()
-		  AND l.mode NOT IN ('AccessShareLock', 'RowShareLock')
+		FROM pg_catalog.pg_locks l
+		WHERE l.locktype OPERATOR(pg_catalog.=) 'relation' AND l.relation OPERATOR(pg_catalog.=) r.part
+		  AND l.database OPERATOR(pg_catalog.=) (SELECT d.oid FROM pg_catalog.pg_database d WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())
+		  AND l.pid OPERATOR(pg_catalog.<>) pg_catalog.pg_backend_pid()
+		  AND l.mode OPERATOR(pg_catalog.<>) ALL ('{AccessShareLock,RowShareLock}'::pg_catalog.text[])
 		LIMIT 1;
 		IF FOUND THEN
 			action := 'skipped';
 			statement := NULL;
-			RAISE NOTICE 'partition "%" is not retired: process % is writing to it', r.part::text, writer;
+			RAISE NOTICE 'partition "%" is not retired: process % is writing to it', r.part::pg_catalog.text, writer;
 			RETURN NEXT;
 			CONTINUE;
 		END IF;
 
 		IF drop_tables THEN
 			action := 'dropped';
-			statement := format('DROP TABLE %s', r.ident);
+			statement := pg_catalog.format('DROP TABLE %s', r.ident);
 		ELSE
 			action := 'detached';
-			statement := format('ALTER TABLE %s DETACH PARTITION %s%s', parent_ident, r.ident,
+			statement := pg_catalog.format('ALTER TABLE %s DETACH PARTITION %s%s', parent_ident, r.ident,
 			                    CASE WHEN r.pending THEN ' FINALIZE' ELSE '' END);
 		END IF;
 		EXECUTE statement;
@@ -772,7 +772,7 @@ BEGIN
 	END LOOP;
 END
 $fn$;
-COMMENT ON FUNCTION idgen_retire_partitions(regclass, timestamptz, boolean, boolean) IS 'detach (or, with drop_tables, drop) the partitions of a table range-partitioned by an idgen id whose whole span ends by older_than, skipping those another session is writing to; with concurrent, return the DETACH ... CONCURRENTLY statements to run at top level instead';
+COMMENT ON FUNCTION idgen_retire_partitions(pg_catalog.regclass, pg_catalog.timestamptz, boolean, boolean) IS 'detach (or, with drop_tables, drop) the partitions of a table range-partitioned by an idgen id whose whole span ends by older_than, skipping those another session is writing to; with concurrent, return the DETACH ... CONCURRENTLY statements to run at top level instead';
 --
 -- public ids with the key file: PARALLEL RESTRICTED.  A session keeps the
 -- keys it read until the next reload, a parallel worker would read the file
@@ -783,11 +783,11 @@ COMMENT ON FUNCTION idgen_retire_partitions(regclass, timestamptz, boolean, bool
 --
 ALTER FUNCTION public_id(bigint) PARALLEL RESTRICTED;
 ALTER FUNCTION public_id(distid) PARALLEL RESTRICTED;
-ALTER FUNCTION public_id(uuid) PARALLEL RESTRICTED;
+ALTER FUNCTION public_id(pg_catalog.uuid) PARALLEL RESTRICTED;
 ALTER FUNCTION public_id(iuid) PARALLEL RESTRICTED;
-ALTER FUNCTION public_id_to_bigint(uuid) PARALLEL RESTRICTED;
-ALTER FUNCTION public_id_to_distid(uuid) PARALLEL RESTRICTED;
-ALTER FUNCTION public_id_to_uuid(uuid) PARALLEL RESTRICTED;
+ALTER FUNCTION public_id_to_bigint(pg_catalog.uuid) PARALLEL RESTRICTED;
+ALTER FUNCTION public_id_to_distid(pg_catalog.uuid) PARALLEL RESTRICTED;
+ALTER FUNCTION public_id_to_uuid(pg_catalog.uuid) PARALLEL RESTRICTED;
 --
 -- Comparisons with the nearest core types, for the parameters drivers send
 -- (a uuid for an iuid; a numeric or an integer for a distid), as members of
@@ -804,159 +804,159 @@ ALTER FUNCTION public_id_to_uuid(uuid) PARALLEL RESTRICTED;
 -- family: distid's hash is that of its 12 bytes, not numeric's, and changing
 -- it would re-place every row of an existing hash index or hash partition.
 --
-CREATE FUNCTION iuid_uuid_eq(iuid, uuid) RETURNS bool
+CREATE FUNCTION iuid_uuid_eq(iuid, pg_catalog.uuid) RETURNS pg_catalog.bool
 	AS 'MODULE_PATHNAME', 'iuid_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION iuid_uuid_ne(iuid, uuid) RETURNS bool
+CREATE FUNCTION iuid_uuid_ne(iuid, pg_catalog.uuid) RETURNS pg_catalog.bool
 	AS 'MODULE_PATHNAME', 'iuid_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION iuid_uuid_lt(iuid, uuid) RETURNS bool
+CREATE FUNCTION iuid_uuid_lt(iuid, pg_catalog.uuid) RETURNS pg_catalog.bool
 	AS 'MODULE_PATHNAME', 'iuid_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION iuid_uuid_le(iuid, uuid) RETURNS bool
+CREATE FUNCTION iuid_uuid_le(iuid, pg_catalog.uuid) RETURNS pg_catalog.bool
 	AS 'MODULE_PATHNAME', 'iuid_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION iuid_uuid_gt(iuid, uuid) RETURNS bool
+CREATE FUNCTION iuid_uuid_gt(iuid, pg_catalog.uuid) RETURNS pg_catalog.bool
 	AS 'MODULE_PATHNAME', 'iuid_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION iuid_uuid_ge(iuid, uuid) RETURNS bool
+CREATE FUNCTION iuid_uuid_ge(iuid, pg_catalog.uuid) RETURNS pg_catalog.bool
 	AS 'MODULE_PATHNAME', 'iuid_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION iuid_uuid_cmp(iuid, uuid) RETURNS int4
+CREATE FUNCTION iuid_uuid_cmp(iuid, pg_catalog.uuid) RETURNS pg_catalog.int4
 	AS 'MODULE_PATHNAME', 'iuid_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-COMMENT ON FUNCTION iuid_uuid_eq(iuid, uuid) IS 'implementation of = operator';
-COMMENT ON FUNCTION iuid_uuid_ne(iuid, uuid) IS 'implementation of <> operator';
-COMMENT ON FUNCTION iuid_uuid_lt(iuid, uuid) IS 'implementation of < operator';
-COMMENT ON FUNCTION iuid_uuid_le(iuid, uuid) IS 'implementation of <= operator';
-COMMENT ON FUNCTION iuid_uuid_gt(iuid, uuid) IS 'implementation of > operator';
-COMMENT ON FUNCTION iuid_uuid_ge(iuid, uuid) IS 'implementation of >= operator';
-COMMENT ON FUNCTION iuid_uuid_cmp(iuid, uuid) IS 'less-equal-greater';
+COMMENT ON FUNCTION iuid_uuid_eq(iuid, pg_catalog.uuid) IS 'implementation of = operator';
+COMMENT ON FUNCTION iuid_uuid_ne(iuid, pg_catalog.uuid) IS 'implementation of <> operator';
+COMMENT ON FUNCTION iuid_uuid_lt(iuid, pg_catalog.uuid) IS 'implementation of < operator';
+COMMENT ON FUNCTION iuid_uuid_le(iuid, pg_catalog.uuid) IS 'implementation of <= operator';
+COMMENT ON FUNCTION iuid_uuid_gt(iuid, pg_catalog.uuid) IS 'implementation of > operator';
+COMMENT ON FUNCTION iuid_uuid_ge(iuid, pg_catalog.uuid) IS 'implementation of >= operator';
+COMMENT ON FUNCTION iuid_uuid_cmp(iuid, pg_catalog.uuid) IS 'less-equal-greater';
 CREATE OPERATOR = (
-	LEFTARG = iuid, RIGHTARG = uuid, PROCEDURE = iuid_uuid_eq,
+	LEFTARG = iuid, RIGHTARG = pg_catalog.uuid, PROCEDURE = iuid_uuid_eq,
 	COMMUTATOR = =, NEGATOR = <>,
-	RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+	RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
-	LEFTARG = iuid, RIGHTARG = uuid, PROCEDURE = iuid_uuid_ne,
+	LEFTARG = iuid, RIGHTARG = pg_catalog.uuid, PROCEDURE = iuid_uuid_ne,
 	COMMUTATOR = <>, NEGATOR = =,
-	RESTRICT = neqsel, JOIN = neqjoinsel
+	RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
 );
 CREATE OPERATOR < (
-	LEFTARG = iuid, RIGHTARG = uuid, PROCEDURE = iuid_uuid_lt,
+	LEFTARG = iuid, RIGHTARG = pg_catalog.uuid, PROCEDURE = iuid_uuid_lt,
 	COMMUTATOR = >, NEGATOR = >=,
-	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+	RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
 );
 CREATE OPERATOR <= (
-	LEFTARG = iuid, RIGHTARG = uuid, PROCEDURE = iuid_uuid_le,
+	LEFTARG = iuid, RIGHTARG = pg_catalog.uuid, PROCEDURE = iuid_uuid_le,
 	COMMUTATOR = >=, NEGATOR = >,
-	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+	RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
 );
 CREATE OPERATOR > (
-	LEFTARG = iuid, RIGHTARG = uuid, PROCEDURE = iuid_uuid_gt,
+	LEFTARG = iuid, RIGHTARG = pg_catalog.uuid, PROCEDURE = iuid_uuid_gt,
 	COMMUTATOR = <, NEGATOR = <=,
-	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+	RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
 CREATE OPERATOR >= (
-	LEFTARG = iuid, RIGHTARG = uuid, PROCEDURE = iuid_uuid_ge,
+	LEFTARG = iuid, RIGHTARG = pg_catalog.uuid, PROCEDURE = iuid_uuid_ge,
 	COMMUTATOR = <=, NEGATOR = <,
-	RESTRICT = scalargesel, JOIN = scalargejoinsel
+	RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
 );
-COMMENT ON OPERATOR = (iuid, uuid) IS 'equal, iuid and uuid by their bytes';
-COMMENT ON OPERATOR <> (iuid, uuid) IS 'not equal, iuid and uuid by their bytes';
-COMMENT ON OPERATOR < (iuid, uuid) IS 'less than, iuid and uuid by their bytes';
-COMMENT ON OPERATOR <= (iuid, uuid) IS 'less than or equal, iuid and uuid by their bytes';
-COMMENT ON OPERATOR > (iuid, uuid) IS 'greater than, iuid and uuid by their bytes';
-COMMENT ON OPERATOR >= (iuid, uuid) IS 'greater than or equal, iuid and uuid by their bytes';
-CREATE FUNCTION uuid_iuid_eq(uuid, iuid) RETURNS bool
+COMMENT ON OPERATOR = (iuid, pg_catalog.uuid) IS 'equal, iuid and uuid by their bytes';
+COMMENT ON OPERATOR <> (iuid, pg_catalog.uuid) IS 'not equal, iuid and uuid by their bytes';
+COMMENT ON OPERATOR < (iuid, pg_catalog.uuid) IS 'less than, iuid and uuid by their bytes';
+COMMENT ON OPERATOR <= (iuid, pg_catalog.uuid) IS 'less than or equal, iuid and uuid by their bytes';
+COMMENT ON OPERATOR > (iuid, pg_catalog.uuid) IS 'greater than, iuid and uuid by their bytes';
+COMMENT ON OPERATOR >= (iuid, pg_catalog.uuid) IS 'greater than or equal, iuid and uuid by their bytes';
+CREATE FUNCTION uuid_iuid_eq(pg_catalog.uuid, iuid) RETURNS pg_catalog.bool
 	AS 'MODULE_PATHNAME', 'iuid_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION uuid_iuid_ne(uuid, iuid) RETURNS bool
+CREATE FUNCTION uuid_iuid_ne(pg_catalog.uuid, iuid) RETURNS pg_catalog.bool
 	AS 'MODULE_PATHNAME', 'iuid_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION uuid_iuid_lt(uuid, iuid) RETURNS bool
+CREATE FUNCTION uuid_iuid_lt(pg_catalog.uuid, iuid) RETURNS pg_catalog.bool
 	AS 'MODULE_PATHNAME', 'iuid_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION uuid_iuid_le(uuid, iuid) RETURNS bool
+CREATE FUNCTION uuid_iuid_le(pg_catalog.uuid, iuid) RETURNS pg_catalog.bool
 	AS 'MODULE_PATHNAME', 'iuid_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION uuid_iuid_gt(uuid, iuid) RETURNS bool
+CREATE FUNCTION uuid_iuid_gt(pg_catalog.uuid, iuid) RETURNS pg_catalog.bool
 	AS 'MODULE_PATHNAME', 'iuid_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION uuid_iuid_ge(uuid, iuid) RETURNS bool
+CREATE FUNCTION uuid_iuid_ge(pg_catalog.uuid, iuid) RETURNS pg_catalog.bool
 	AS 'MODULE_PATHNAME', 'iuid_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION uuid_iuid_cmp(uuid, iuid) RETURNS int4
+CREATE FUNCTION uuid_iuid_cmp(pg_catalog.uuid, iuid) RETURNS pg_catalog.int4
 	AS 'MODULE_PATHNAME', 'iuid_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-COMMENT ON FUNCTION uuid_iuid_eq(uuid, iuid) IS 'implementation of = operator';
-COMMENT ON FUNCTION uuid_iuid_ne(uuid, iuid) IS 'implementation of <> operator';
-COMMENT ON FUNCTION uuid_iuid_lt(uuid, iuid) IS 'implementation of < operator';
-COMMENT ON FUNCTION uuid_iuid_le(uuid, iuid) IS 'implementation of <= operator';
-COMMENT ON FUNCTION uuid_iuid_gt(uuid, iuid) IS 'implementation of > operator';
-COMMENT ON FUNCTION uuid_iuid_ge(uuid, iuid) IS 'implementation of >= operator';
-COMMENT ON FUNCTION uuid_iuid_cmp(uuid, iuid) IS 'less-equal-greater';
+COMMENT ON FUNCTION uuid_iuid_eq(pg_catalog.uuid, iuid) IS 'implementation of = operator';
+COMMENT ON FUNCTION uuid_iuid_ne(pg_catalog.uuid, iuid) IS 'implementation of <> operator';
+COMMENT ON FUNCTION uuid_iuid_lt(pg_catalog.uuid, iuid) IS 'implementation of < operator';
+COMMENT ON FUNCTION uuid_iuid_le(pg_catalog.uuid, iuid) IS 'implementation of <= operator';
+COMMENT ON FUNCTION uuid_iuid_gt(pg_catalog.uuid, iuid) IS 'implementation of > operator';
+COMMENT ON FUNCTION uuid_iuid_ge(pg_catalog.uuid, iuid) IS 'implementation of >= operator';
+COMMENT ON FUNCTION uuid_iuid_cmp(pg_catalog.uuid, iuid) IS 'less-equal-greater';
 CREATE OPERATOR = (
-	LEFTARG = uuid, RIGHTARG = iuid, PROCEDURE = uuid_iuid_eq,
+	LEFTARG = pg_catalog.uuid, RIGHTARG = iuid, PROCEDURE = uuid_iuid_eq,
 	COMMUTATOR = =, NEGATOR = <>,
-	RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+	RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
-	LEFTARG = uuid, RIGHTARG = iuid, PROCEDURE = uuid_iuid_ne,
+	LEFTARG = pg_catalog.uuid, RIGHTARG = iuid, PROCEDURE = uuid_iuid_ne,
 	COMMUTATOR = <>, NEGATOR = =,
-	RESTRICT = neqsel, JOIN = neqjoinsel
+	RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
 );
 CREATE OPERATOR < (
-	LEFTARG = uuid, RIGHTARG = iuid, PROCEDURE = uuid_iuid_lt,
+	LEFTARG = pg_catalog.uuid, RIGHTARG = iuid, PROCEDURE = uuid_iuid_lt,
 	COMMUTATOR = >, NEGATOR = >=,
-	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+	RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
 );
 CREATE OPERATOR <= (
-	LEFTARG = uuid, RIGHTARG = iuid, PROCEDURE = uuid_iuid_le,
+	LEFTARG = pg_catalog.uuid, RIGHTARG = iuid, PROCEDURE = uuid_iuid_le,
 	COMMUTATOR = >=, NEGATOR = >,
-	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+	RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
 );
 CREATE OPERATOR > (
-	LEFTARG = uuid, RIGHTARG = iuid, PROCEDURE = uuid_iuid_gt,
+	LEFTARG = pg_catalog.uuid, RIGHTARG = iuid, PROCEDURE = uuid_iuid_gt,
 	COMMUTATOR = <, NEGATOR = <=,
-	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+	RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
 CREATE OPERATOR >= (
-	LEFTARG = uuid, RIGHTARG = iuid, PROCEDURE = uuid_iuid_ge,
+	LEFTARG = pg_catalog.uuid, RIGHTARG = iuid, PROCEDURE = uuid_iuid_ge,
 	COMMUTATOR = <=, NEGATOR = <,
-	RESTRICT = scalargesel, JOIN = scalargejoinsel
+	RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
 );
-COMMENT ON OPERATOR = (uuid, iuid) IS 'equal, uuid and iuid by their bytes';
-COMMENT ON OPERATOR <> (uuid, iuid) IS 'not equal, uuid and iuid by their bytes';
-COMMENT ON OPERATOR < (uuid, iuid) IS 'less than, uuid and iuid by their bytes';
-COMMENT ON OPERATOR <= (uuid, iuid) IS 'less than or equal, uuid and iuid by their bytes';
-COMMENT ON OPERATOR > (uuid, iuid) IS 'greater than, uuid and iuid by their bytes';
-COMMENT ON OPERATOR >= (uuid, iuid) IS 'greater than or equal, uuid and iuid by their bytes';
+COMMENT ON OPERATOR = (pg_catalog.uuid, iuid) IS 'equal, uuid and iuid by their bytes';
+COMMENT ON OPERATOR <> (pg_catalog.uuid, iuid) IS 'not equal, uuid and iuid by their bytes';
+COMMENT ON OPERATOR < (pg_catalog.uuid, iuid) IS 'less than, uuid and iuid by their bytes';
+COMMENT ON OPERATOR <= (pg_catalog.uuid, iuid) IS 'less than or equal, uuid and iuid by their bytes';
+COMMENT ON OPERATOR > (pg_catalog.uuid, iuid) IS 'greater than, uuid and iuid by their bytes';
+COMMENT ON OPERATOR >= (pg_catalog.uuid, iuid) IS 'greater than or equal, uuid and iuid by their bytes';
 ALTER OPERATOR FAMILY iuid_ops USING btree ADD
-		OPERATOR 1 < (iuid, uuid),
-		OPERATOR 2 <= (iuid, uuid),
-		OPERATOR 3 = (iuid, uuid),
-		OPERATOR 4 >= (iuid, uuid),
-		OPERATOR 5 > (iuid, uuid),
-		FUNCTION 1 (iuid, uuid) iuid_uuid_cmp(iuid, uuid),
-		OPERATOR 1 < (uuid, iuid),
-		OPERATOR 2 <= (uuid, iuid),
-		OPERATOR 3 = (uuid, iuid),
-		OPERATOR 4 >= (uuid, iuid),
-		OPERATOR 5 > (uuid, iuid),
-		FUNCTION 1 (uuid, iuid) uuid_iuid_cmp(uuid, iuid),
-		OPERATOR 1 < (uuid, uuid),
-		OPERATOR 2 <= (uuid, uuid),
-		OPERATOR 3 = (uuid, uuid),
-		OPERATOR 4 >= (uuid, uuid),
-		OPERATOR 5 > (uuid, uuid),
-		FUNCTION 1 (uuid, uuid) uuid_cmp(uuid, uuid),
-		FUNCTION 2 (uuid, uuid) uuid_sortsupport(internal);
+		OPERATOR 1 < (iuid, pg_catalog.uuid),
+		OPERATOR 2 <= (iuid, pg_catalog.uuid),
+		OPERATOR 3 = (iuid, pg_catalog.uuid),
+		OPERATOR 4 >= (iuid, pg_catalog.uuid),
+		OPERATOR 5 > (iuid, pg_catalog.uuid),
+		FUNCTION 1 (iuid, pg_catalog.uuid) iuid_uuid_cmp(iuid, pg_catalog.uuid),
+		OPERATOR 1 < (pg_catalog.uuid, iuid),
+		OPERATOR 2 <= (pg_catalog.uuid, iuid),
+		OPERATOR 3 = (pg_catalog.uuid, iuid),
+		OPERATOR 4 >= (pg_catalog.uuid, iuid),
+		OPERATOR 5 > (pg_catalog.uuid, iuid),
+		FUNCTION 1 (pg_catalog.uuid, iuid) uuid_iuid_cmp(pg_catalog.uuid, iuid),
+		OPERATOR 1 pg_catalog.< (pg_catalog.uuid, pg_catalog.uuid),
+		OPERATOR 2 pg_catalog.<= (pg_catalog.uuid, pg_catalog.uuid),
+		OPERATOR 3 pg_catalog.= (pg_catalog.uuid, pg_catalog.uuid),
+		OPERATOR 4 pg_catalog.>= (pg_catalog.uuid, pg_catalog.uuid),
+		OPERATOR 5 pg_catalog.> (pg_catalog.uuid, pg_catalog.uuid),
+		FUNCTION 1 (pg_catalog.uuid, pg_catalog.uuid) pg_catalog.uuid_cmp(pg_catalog.uuid, pg_catalog.uuid),
+		FUNCTION 2 (pg_catalog.uuid, pg_catalog.uuid) pg_catalog.uuid_sortsupport(pg_catalog.internal);
 ALTER OPERATOR FAMILY iuid_ops USING hash ADD
-		OPERATOR 1 = (iuid, uuid),
-		OPERATOR 1 = (uuid, iuid),
-		OPERATOR 1 = (uuid, uuid),
-		FUNCTION 1 (uuid, uuid) uuid_hash(uuid),
-		FUNCTION 2 (uuid, uuid) uuid_hash_extended(uuid, int8);
-CREATE FUNCTION distid_numeric_eq(distid, numeric) RETURNS bool
+		OPERATOR 1 = (iuid, pg_catalog.uuid),
+		OPERATOR 1 = (pg_catalog.uuid, iuid),
+		OPERATOR 1 pg_catalog.= (pg_catalog.uuid, pg_catalog.uuid),
+		FUNCTION 1 (pg_catalog.uuid, pg_catalog.uuid) pg_catalog.uuid_hash(pg_catalog.uuid),
+		FUNCTION 2 (pg_catalog.uuid, pg_catalog.uuid) pg_catalog.uuid_hash_extended(pg_catalog.uuid, pg_catalog.int8);
+CREATE FUNCTION distid_numeric_eq(distid, numeric) RETURNS pg_catalog.bool
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION distid_numeric_ne(distid, numeric) RETURNS bool
+CREATE FUNCTION distid_numeric_ne(distid, numeric) RETURNS pg_catalog.bool
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION distid_numeric_lt(distid, numeric) RETURNS bool
+CREATE FUNCTION distid_numeric_lt(distid, numeric) RETURNS pg_catalog.bool
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION distid_numeric_le(distid, numeric) RETURNS bool
+CREATE FUNCTION distid_numeric_le(distid, numeric) RETURNS pg_catalog.bool
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION distid_numeric_gt(distid, numeric) RETURNS bool
+CREATE FUNCTION distid_numeric_gt(distid, numeric) RETURNS pg_catalog.bool
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION distid_numeric_ge(distid, numeric) RETURNS bool
+CREATE FUNCTION distid_numeric_ge(distid, numeric) RETURNS pg_catalog.bool
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION distid_numeric_cmp(distid, numeric) RETURNS int4
+CREATE FUNCTION distid_numeric_cmp(distid, numeric) RETURNS pg_catalog.int4
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION distid_numeric_eq(distid, numeric) IS 'implementation of = operator';
 COMMENT ON FUNCTION distid_numeric_ne(distid, numeric) IS 'implementation of <> operator';
@@ -968,32 +968,32 @@ COMMENT ON FUNCTION distid_numeric_cmp(distid, numeric) IS 'less-equal-greater';
 CREATE OPERATOR = (
 	LEFTARG = distid, RIGHTARG = numeric, PROCEDURE = distid_numeric_eq,
 	COMMUTATOR = =, NEGATOR = <>,
-	RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+	RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
 	LEFTARG = distid, RIGHTARG = numeric, PROCEDURE = distid_numeric_ne,
 	COMMUTATOR = <>, NEGATOR = =,
-	RESTRICT = neqsel, JOIN = neqjoinsel
+	RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
 );
 CREATE OPERATOR < (
 	LEFTARG = distid, RIGHTARG = numeric, PROCEDURE = distid_numeric_lt,
 	COMMUTATOR = >, NEGATOR = >=,
-	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+	RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
 );
 CREATE OPERATOR <= (
 	LEFTARG = distid, RIGHTARG = numeric, PROCEDURE = distid_numeric_le,
 	COMMUTATOR = >=, NEGATOR = >,
-	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+	RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
 );
 CREATE OPERATOR > (
 	LEFTARG = distid, RIGHTARG = numeric, PROCEDURE = distid_numeric_gt,
 	COMMUTATOR = <, NEGATOR = <=,
-	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+	RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
 CREATE OPERATOR >= (
 	LEFTARG = distid, RIGHTARG = numeric, PROCEDURE = distid_numeric_ge,
 	COMMUTATOR = <=, NEGATOR = <,
-	RESTRICT = scalargesel, JOIN = scalargejoinsel
+	RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
 );
 COMMENT ON OPERATOR = (distid, numeric) IS 'equal, distid and numeric by value';
 COMMENT ON OPERATOR <> (distid, numeric) IS 'not equal, distid and numeric by value';
@@ -1001,19 +1001,19 @@ COMMENT ON OPERATOR < (distid, numeric) IS 'less than, distid and numeric by val
 COMMENT ON OPERATOR <= (distid, numeric) IS 'less than or equal, distid and numeric by value';
 COMMENT ON OPERATOR > (distid, numeric) IS 'greater than, distid and numeric by value';
 COMMENT ON OPERATOR >= (distid, numeric) IS 'greater than or equal, distid and numeric by value';
-CREATE FUNCTION numeric_distid_eq(numeric, distid) RETURNS bool
+CREATE FUNCTION numeric_distid_eq(numeric, distid) RETURNS pg_catalog.bool
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION numeric_distid_ne(numeric, distid) RETURNS bool
+CREATE FUNCTION numeric_distid_ne(numeric, distid) RETURNS pg_catalog.bool
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION numeric_distid_lt(numeric, distid) RETURNS bool
+CREATE FUNCTION numeric_distid_lt(numeric, distid) RETURNS pg_catalog.bool
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION numeric_distid_le(numeric, distid) RETURNS bool
+CREATE FUNCTION numeric_distid_le(numeric, distid) RETURNS pg_catalog.bool
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION numeric_distid_gt(numeric, distid) RETURNS bool
+CREATE FUNCTION numeric_distid_gt(numeric, distid) RETURNS pg_catalog.bool
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION numeric_distid_ge(numeric, distid) RETURNS bool
+CREATE FUNCTION numeric_distid_ge(numeric, distid) RETURNS pg_catalog.bool
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION numeric_distid_cmp(numeric, distid) RETURNS int4
+CREATE FUNCTION numeric_distid_cmp(numeric, distid) RETURNS pg_catalog.int4
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION numeric_distid_eq(numeric, distid) IS 'implementation of = operator';
 COMMENT ON FUNCTION numeric_distid_ne(numeric, distid) IS 'implementation of <> operator';
@@ -1025,32 +1025,32 @@ COMMENT ON FUNCTION numeric_distid_cmp(numeric, distid) IS 'less-equal-greater';
 CREATE OPERATOR = (
 	LEFTARG = numeric, RIGHTARG = distid, PROCEDURE = numeric_distid_eq,
 	COMMUTATOR = =, NEGATOR = <>,
-	RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+	RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
 	LEFTARG = numeric, RIGHTARG = distid, PROCEDURE = numeric_distid_ne,
 	COMMUTATOR = <>, NEGATOR = =,
-	RESTRICT = neqsel, JOIN = neqjoinsel
+	RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
 );
 CREATE OPERATOR < (
 	LEFTARG = numeric, RIGHTARG = distid, PROCEDURE = numeric_distid_lt,
 	COMMUTATOR = >, NEGATOR = >=,
-	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+	RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
 );
 CREATE OPERATOR <= (
 	LEFTARG = numeric, RIGHTARG = distid, PROCEDURE = numeric_distid_le,
 	COMMUTATOR = >=, NEGATOR = >,
-	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+	RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
 );
 CREATE OPERATOR > (
 	LEFTARG = numeric, RIGHTARG = distid, PROCEDURE = numeric_distid_gt,
 	COMMUTATOR = <, NEGATOR = <=,
-	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+	RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
 CREATE OPERATOR >= (
 	LEFTARG = numeric, RIGHTARG = distid, PROCEDURE = numeric_distid_ge,
 	COMMUTATOR = <=, NEGATOR = <,
-	RESTRICT = scalargesel, JOIN = scalargejoinsel
+	RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
 );
 COMMENT ON OPERATOR = (numeric, distid) IS 'equal, numeric and distid by value';
 COMMENT ON OPERATOR <> (numeric, distid) IS 'not equal, numeric and distid by value';
@@ -1071,22 +1071,22 @@ ALTER OPERATOR FAMILY distid_ops USING btree ADD
 		OPERATOR 4 >= (numeric, distid),
 		OPERATOR 5 > (numeric, distid),
 		FUNCTION 1 (numeric, distid) numeric_distid_cmp(numeric, distid),
-		OPERATOR 1 < (numeric, numeric),
-		OPERATOR 2 <= (numeric, numeric),
-		OPERATOR 3 = (numeric, numeric),
-		OPERATOR 4 >= (numeric, numeric),
-		OPERATOR 5 > (numeric, numeric),
-		FUNCTION 1 (numeric, numeric) numeric_cmp(numeric, numeric),
-		FUNCTION 2 (numeric, numeric) numeric_sortsupport(internal);
-CREATE FUNCTION distid_numeric_hash(numeric) RETURNS int4
+		OPERATOR 1 pg_catalog.< (numeric, numeric),
+		OPERATOR 2 pg_catalog.<= (numeric, numeric),
+		OPERATOR 3 pg_catalog.= (numeric, numeric),
+		OPERATOR 4 pg_catalog.>= (numeric, numeric),
+		OPERATOR 5 pg_catalog.> (numeric, numeric),
+		FUNCTION 1 (numeric, numeric) pg_catalog.numeric_cmp(numeric, numeric),
+		FUNCTION 2 (numeric, numeric) pg_catalog.numeric_sortsupport(pg_catalog.internal);
+CREATE FUNCTION distid_numeric_hash(numeric) RETURNS pg_catalog.int4
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION distid_numeric_hash_extended(numeric, int8) RETURNS int8
+CREATE FUNCTION distid_numeric_hash_extended(numeric, pg_catalog.int8) RETURNS pg_catalog.int8
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION distid_numeric_hash(numeric) IS 'hash of a numeric in distid''s hash family: as the distid it equals, else as numeric';
-COMMENT ON FUNCTION distid_numeric_hash_extended(numeric, int8) IS 'hash of a numeric in distid''s hash family: as the distid it equals, else as numeric';
+COMMENT ON FUNCTION distid_numeric_hash_extended(numeric, pg_catalog.int8) IS 'hash of a numeric in distid''s hash family: as the distid it equals, else as numeric';
 ALTER OPERATOR FAMILY distid_ops USING hash ADD
 		OPERATOR 1 = (distid, numeric),
 		OPERATOR 1 = (numeric, distid),
-		OPERATOR 1 = (numeric, numeric),
+		OPERATOR 1 pg_catalog.= (numeric, numeric),
 		FUNCTION 1 (numeric, numeric) distid_numeric_hash(numeric),
-		FUNCTION 2 (numeric, numeric) distid_numeric_hash_extended(numeric, int8);
+		FUNCTION 2 (numeric, numeric) distid_numeric_hash_extended(numeric, pg_catalog.int8);
