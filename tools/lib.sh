@@ -33,6 +33,8 @@ IDGEN_PACKAGES=(make gcc perl postgresql-$IDGEN_PG_DEBIAN postgresql-server-dev-
 	postgresql-15-plproxy)	# PL/Proxy for test/t/011_plproxy.pl: Debian packages it for 15 only
 # pg_cron and pg_partman for test/pgcron: Debian packages them for 15 only
 IDGEN_PACKAGES+=(postgresql-15-cron postgresql-15-partman)
+# plpgsql_check over the PL/pgSQL of both editions (test/plpgsqlcheck): for 15 only
+IDGEN_PACKAGES+=(postgresql-15-plpgsql-check)
 # the client programs (test/clients) and the Debian package (debian/)
 IDGEN_PACKAGES+=(python3-psycopg libpostgresql-jdbc-java default-jdk-headless
 	build-essential debhelper dpkg-dev postgresql-server-dev-all autopkgtest)

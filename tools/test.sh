@@ -46,6 +46,7 @@ source "$IDGEN_ROOT/test/pgcron/run.sh"
 source "$IDGEN_ROOT/test/checked/run.sh"
 source "$IDGEN_ROOT/test/sqlsmith/run.sh"
 source "$IDGEN_ROOT/test/portable/run.sh"
+source "$IDGEN_ROOT/test/plpgsqlcheck/run.sh"
 
 # docs: links, SQLSTATEs and repeats of the user pages (test/doc/run.sh)
 ONCE_SUITES=(fuzz pgbuild docs)
@@ -58,7 +59,8 @@ ONCE_SUITES=(fuzz pgbuild docs)
 # sqlsmith: random SQL against every idgen type (test/sqlsmith/run.sh)
 # pgcron: partition upkeep scheduled by pg_cron (test/pgcron), where Debian packages it
 # portable: idgen_portable, the SQL edition, against the C types (test/portable/run.sh)
-VERSION_SUITES=(unit symbols regress regress-parallel isolation tap oldheaders clients orm doc-sql package bench citus patroni pgbackrest pgcron sqlsmith portable)
+# plpgsql-check: plpgsql_check over the PL/pgSQL of both editions (test/plpgsqlcheck/run.sh), where Debian packages it
+VERSION_SUITES=(unit symbols regress regress-parallel isolation tap oldheaders clients orm doc-sql package bench citus patroni pgbackrest pgcron sqlsmith portable plpgsql-check)
 
 # wanted SUITE: is it in IDGEN_SUITES (all when unset)?
 wanted() {
