@@ -46,6 +46,8 @@ IDGEN_PACKAGES+=(python3-sqlalchemy python3-django ruby-activerecord ruby-pg gol
 # the operations tools test/ops runs idgen under: Patroni (with its built-in
 # Raft store), pgBackRest
 IDGEN_PACKAGES+=(patroni python3-pysyncobj pgbackrest)
+# pg_auto_failover's monitor extension and pg_autoctl (test/ops/autofailover.sh): for 15 only
+IDGEN_PACKAGES+=(postgresql-15-auto-failover)
 # random SQL against idgen's types (test/sqlsmith)
 IDGEN_PACKAGES+=(sqlsmith)
 # Node.js from elsewhere (e.g. NodeSource) brings its own npm

@@ -42,6 +42,7 @@ source "$IDGEN_ROOT/test/ops/common.sh"
 source "$IDGEN_ROOT/test/ops/pgbackrest.sh"
 source "$IDGEN_ROOT/test/ops/pgupgrade.sh"
 source "$IDGEN_ROOT/test/ops/patroni.sh"
+source "$IDGEN_ROOT/test/ops/autofailover.sh"
 source "$IDGEN_ROOT/test/pgcron/run.sh"
 source "$IDGEN_ROOT/test/checked/run.sh"
 source "$IDGEN_ROOT/test/sqlsmith/run.sh"
@@ -52,6 +53,7 @@ source "$IDGEN_ROOT/test/plpgsqlcheck/run.sh"
 ONCE_SUITES=(fuzz pgbuild docs)
 # unit: test_random and test_fixedid build against the server's headers
 # patroni, pgbackrest: the operations tools (test/ops/), where they support the major
+# pgautofailover: base36id under pg_auto_failover (test/ops/autofailover.sh), where Debian packages it
 # regress-parallel: the regression tests again, every query forced through a parallel worker
 # isolation: the specs/ of pg_isolation_regress (test/isolation/run.sh)
 # oldheaders: idgen built against the older layout of a server header, the standby tests with it (test/oldheaders/run.sh)
@@ -60,7 +62,7 @@ ONCE_SUITES=(fuzz pgbuild docs)
 # pgcron: partition upkeep scheduled by pg_cron (test/pgcron), where Debian packages it
 # portable: idgen_portable, the SQL edition, against the C types (test/portable/run.sh)
 # plpgsql-check: plpgsql_check over the PL/pgSQL of both editions (test/plpgsqlcheck/run.sh), where Debian packages it
-VERSION_SUITES=(unit symbols regress regress-parallel isolation tap oldheaders clients orm doc-sql package bench citus patroni pgbackrest pgcron sqlsmith portable plpgsql-check)
+VERSION_SUITES=(unit symbols regress regress-parallel isolation tap oldheaders clients orm doc-sql package bench citus patroni pgautofailover pgbackrest pgcron sqlsmith portable plpgsql-check)
 
 # wanted SUITE: is it in IDGEN_SUITES (all when unset)?
 wanted() {
