@@ -38,6 +38,10 @@ IDGEN_PACKAGES+=(postgresql-15-plpgsql-check)
 # the client programs (test/clients) and the Debian package (debian/)
 IDGEN_PACKAGES+=(python3-psycopg libpostgresql-jdbc-java default-jdk-headless
 	build-essential debhelper dpkg-dev postgresql-server-dev-all autopkgtest)
+# the Maven build of clients/java, offline from Debian's Maven repository
+# (/usr/share/maven-repo): Maven, the plugins its pom names, JUnit 4
+IDGEN_PACKAGES+=(maven libmaven-resources-plugin-java libmaven-compiler-plugin-java libsurefire-java
+	libmaven-jar-plugin-java junit4)
 # the client adapters (clients/python): psycopg 2 and psycopg 3's pool
 IDGEN_PACKAGES+=(python3-psycopg2 python3-psycopg-pool)
 # the ORM programs (test/orm; the Node ones come from npm)

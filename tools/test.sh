@@ -32,6 +32,7 @@
 # space in $IDGEN_WORK (per major); it starts and stops any cluster it needs.
 source "$(dirname "$0")/lib.sh"
 source "$IDGEN_ROOT/test/clients/run.sh"
+source "$IDGEN_ROOT/test/clients/java/run.sh"
 source "$IDGEN_ROOT/test/doc/run.sh"
 source "$IDGEN_ROOT/test/isolation/run.sh"
 source "$IDGEN_ROOT/test/oldheaders/run.sh"
@@ -60,9 +61,10 @@ ONCE_SUITES=(fuzz pgbuild docs)
 # doc-sql: the SQL of every user page, with and without preloading (test/doc/run.sh)
 # sqlsmith: random SQL against every idgen type (test/sqlsmith/run.sh)
 # pgcron: partition upkeep scheduled by pg_cron (test/pgcron), where Debian packages it
+# java: the Maven build of clients/java, offline, its tests against a server (test/clients/java/run.sh)
 # portable: idgen_portable, the SQL edition, against the C types (test/portable/run.sh)
 # plpgsql-check: plpgsql_check over the PL/pgSQL of both editions (test/plpgsqlcheck/run.sh), where Debian packages it
-VERSION_SUITES=(unit symbols regress regress-parallel isolation tap oldheaders clients orm doc-sql package bench citus patroni pgautofailover pgbackrest pgcron sqlsmith portable plpgsql-check)
+VERSION_SUITES=(unit symbols regress regress-parallel isolation tap oldheaders clients java orm doc-sql package bench citus patroni pgautofailover pgbackrest pgcron sqlsmith portable plpgsql-check)
 
 # wanted SUITE: is it in IDGEN_SUITES (all when unset)?
 wanted() {
