@@ -333,7 +333,12 @@ def main():
                     new = rows[0][0] if rows else None
                     time.sleep(0.5)
                 if new is not None:
-                    print(f"#   {new} took over in {time.time() - t0:.1f} s", flush=True)
+                    # alone, it commits without waiting for a standby
+                    names = f.sql(new, "SHOW synchronous_standby_names")[0][0]
+                    print(f"#   {new} took over in {time.time() - t0:.1f} s; synchronous_standby_names '{names}'",
+                          flush=True)
+                    check(f"failover {done[ev] + 1}: the standby that took over, alone, names no synchronous standby",
+                          names == "", names)
                     f.run_node(old)     # as a service manager restarts it
                     new = f.wait_healthy(not_primary=old)
             if new is None:
