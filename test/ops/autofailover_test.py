@@ -262,6 +262,9 @@ def main():
     ap.add_argument("--failovers", type=int, default=1)
     a = ap.parse_args()
 
+    # a run stopped by SIGTERM (a CI timeout) still stops what it started:
+    # pg_autoctl runs in sessions of its own
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     f = Formation(a.pg_bin, a.dir)
     stop = threading.Event()
     clients = []
