@@ -20,7 +20,7 @@ primary names the standby in synchronous_standby_names ('ANY 1 (...)').
 Two clients generate base36ids continuously through a multi-host connection
 string (target_session_attrs=read-write), one INSERT ... RETURNING of 5 ids
 per round trip in autocommit, and record every id a committed INSERT
-returned.  Meanwhile the loop alternates switchovers (the monitor's
+returned (patroni_test.py's client, and its checks).  Meanwhile the loop alternates switchovers (the monitor's
 perform_failover, the primary healthy) and failovers (kill -9 of the
 primary's whole pg_autoctl process group, postgres included; the test
 starts its pg_autoctl again, as a service manager would, once the standby
@@ -35,7 +35,6 @@ import argparse
 import os
 import pwd
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -43,9 +42,13 @@ import time
 
 import psycopg
 
+# the checks, free ports and the generating client of the Patroni test
+import patroni_test
+from patroni_test import Client, Cluster, check, free_port, results
+
 NODES = ("node1", "node2")
 WORKER = 9
-EVENT_TIMEOUT = 90
+EVENT_TIMEOUT = patroni_test.EVENT_TIMEOUT
 # the monitor's health checks, shortened so that a dead primary is noticed
 # in seconds (defaults: every 5 s, 2 retries 2 s apart, 20 s unhealthy);
 # and the time it gives a primary it lost to demote itself before it
@@ -69,27 +72,6 @@ NODE_CONF = [
     "synchronous_commit = on",
 ]
 SMALL = ["shared_buffers = '16MB'", "fsync = off"]
-
-results = {"pass": 0, "fail": 0}
-
-
-def check(name, cond, detail=None):
-    if cond:
-        results["pass"] += 1
-        print(f"ok - {name}", flush=True)
-    else:
-        results["fail"] += 1
-        print(f"not ok - {name}", flush=True)
-        if detail:
-            print(f"#   {detail}", flush=True)
-    return cond
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 class Formation:
     def __init__(self, pg_bin, top):
@@ -210,48 +192,8 @@ class Formation:
             return primary, False, f"synchronous_standby_names '{names}', replication {repl}"
         return primary, True, ""
 
-    def wait_healthy(self, not_primary=None, timeout=EVENT_TIMEOUT):
-        deadline = time.time() + timeout
-        why = ""
-        while time.time() < deadline:
-            primary, ok, why = self.state()
-            if ok and primary != not_primary:
-                return primary
-            time.sleep(0.5)
-        print(f"#   not healthy after {timeout} s: {why}", flush=True)
-        return None
-
-
-class Client(threading.Thread):
-    """generates base36ids continuously, recording every id a committed INSERT returned"""
-
-    def __init__(self, dsn, stop):
-        super().__init__(daemon=True)
-        self.dsn, self.stop = dsn, stop
-        self.ids = []
-        self.errors = 0
-
-    def run(self):
-        q = "INSERT INTO ids (id) SELECT base36id_generate() FROM generate_series(1, 5) RETURNING id::text"
-        conn = None
-        while not self.stop.is_set():
-            try:
-                if conn is None:
-                    conn = psycopg.connect(self.dsn, autocommit=True)
-                rows = conn.execute(q).fetchall()
-                self.ids.extend(r[0] for r in rows)
-                time.sleep(0.005)   # room for pg_autoctl on a small machine
-            except psycopg.Error:
-                self.errors += 1
-                if conn is not None:
-                    try:
-                        conn.close()
-                    except psycopg.Error:
-                        pass
-                conn = None
-                time.sleep(0.05)
-        if conn is not None:
-            conn.close()
+    # until state() says healthy, with another primary than not_leader
+    wait_healthy = Cluster.wait_healthy
 
 
 def main():
@@ -305,26 +247,23 @@ def main():
         check("the formation's defaults: number_sync_standbys 0, both nodes in the replication quorum, "
               "the primary names the standby synchronous",
               formation == [(0,)] and quorum == [(True,)] and names.startswith("ANY 1 ("), names)
-        f.sql(primary, "CREATE EXTENSION idgen; CREATE TABLE ids (id base36id)")
+        f.sql(primary, "CREATE EXTENSION idgen; CREATE TABLE ids_base36id (id base36id)")
 
-        clients = [Client(f.dsn(), stop) for _ in range(2)]
+        clients = [Client("base36id", f.dsn(), stop) for _ in range(2)]
         for c in clients:
             c.start()
         time.sleep(2)
 
         done = {"switchover": 0, "failover": 0}
-        events = []
-        for i in range(max(a.switchovers, a.failovers)):
-            if i < a.switchovers:
-                events.append("switchover")
-            if i < a.failovers:
-                events.append("failover")
+        # alternating, as long as either count lasts
+        events = [ev for i in range(max(a.switchovers, a.failovers))
+                  for ev, n in (("switchover", a.switchovers), ("failover", a.failovers)) if i < n]
         for ev in events:
             old = primary
             t0 = time.time()
             if ev == "switchover":
                 f.monitor_sql("SELECT pgautofailover.perform_failover('default', 0)")
-                new = f.wait_healthy(not_primary=old)
+                new = f.wait_healthy(not_leader=old)
             else:
                 f.kill_node(old)
                 # the standby takes over alone (wait_primary: no standby to wait for)
@@ -343,7 +282,7 @@ def main():
                     check(f"failover {done[ev] + 1}: the standby that took over, alone, names no synchronous standby",
                           names == "", names)
                     f.run_node(old)     # as a service manager restarts it
-                    new = f.wait_healthy(not_primary=old)
+                    new = f.wait_healthy(not_leader=old)
             if new is None:
                 check(f"{ev} {done[ev] + 1}: both nodes back without a hand", False,
                       f"from {old}; states: {f.state()}")
@@ -368,10 +307,10 @@ def main():
         print(f"# base36id: {len(ids)} ids recorded, {sum(c.errors for c in clients)} errors during events",
               flush=True)
         check(f"base36id: no id returned twice among {len(ids)}", dup == 0 and len(ids) > 0, f"{dup} repeated")
-        stored = {r[0] for r in f.sql(primary, "SELECT id::text FROM ids")}
+        stored = {r[0] for r in f.sql(primary, "SELECT id::text FROM ids_base36id")}
         lost = len(set(ids) - stored)
         check("base36id: every recorded id is in the primary's table", lost == 0, f"{lost} missing")
-        workers = f.sql(primary, f"SELECT count(*) FROM ids WHERE base36id_worker(id) <> {WORKER}")
+        workers = f.sql(primary, f"SELECT count(*) FROM ids_base36id WHERE base36id_worker(id) <> {WORKER}")
         check(f"base36id: every id has worker {WORKER}", workers[0][0] == 0 and len(ids) > 0)
     except Exception as e:  # a broken step is a failure, with its cause
         check(f"the test ran to its end ({type(e).__name__}: {e})", False)
