@@ -35,9 +35,15 @@ IDGEN_PACKAGES=(make gcc perl postgresql-$IDGEN_PG_DEBIAN postgresql-server-dev-
 IDGEN_PACKAGES+=(postgresql-15-cron postgresql-15-partman)
 # wal2json for test/cdc, pg_repack (the extension and its client) for test/maintenance: Debian packages them for 15 only
 IDGEN_PACKAGES+=(postgresql-15-wal2json postgresql-15-repack)
+# plpgsql_check over the PL/pgSQL of both editions (test/plpgsqlcheck): for 15 only
+IDGEN_PACKAGES+=(postgresql-15-plpgsql-check)
 # the client programs (test/clients) and the Debian package (debian/)
 IDGEN_PACKAGES+=(python3-psycopg libpostgresql-jdbc-java default-jdk-headless
 	build-essential debhelper dpkg-dev postgresql-server-dev-all autopkgtest)
+# the Maven build of clients/java, offline from Debian's Maven repository
+# (/usr/share/maven-repo): Maven, the plugins its pom names, JUnit 4
+IDGEN_PACKAGES+=(maven libmaven-resources-plugin-java libmaven-compiler-plugin-java libsurefire-java
+	libmaven-jar-plugin-java junit4)
 # the client adapters (clients/python): psycopg 2 and psycopg 3's pool
 IDGEN_PACKAGES+=(python3-psycopg2 python3-psycopg-pool)
 # the ORM programs (test/orm; the Node ones come from npm)
@@ -46,6 +52,8 @@ IDGEN_PACKAGES+=(python3-sqlalchemy python3-django ruby-activerecord ruby-pg gol
 # the operations tools test/ops runs idgen under: Patroni (with its built-in
 # Raft store), pgBackRest
 IDGEN_PACKAGES+=(patroni python3-pysyncobj pgbackrest)
+# pg_auto_failover's monitor extension and pg_autoctl (test/ops/autofailover.sh): for 15 only
+IDGEN_PACKAGES+=(postgresql-15-auto-failover)
 # random SQL against idgen's types (test/sqlsmith)
 IDGEN_PACKAGES+=(sqlsmith)
 # Node.js from elsewhere (e.g. NodeSource) brings its own npm

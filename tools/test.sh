@@ -32,6 +32,7 @@
 # space in $IDGEN_WORK (per major); it starts and stops any cluster it needs.
 source "$(dirname "$0")/lib.sh"
 source "$IDGEN_ROOT/test/clients/run.sh"
+source "$IDGEN_ROOT/test/clients/java/run.sh"
 source "$IDGEN_ROOT/test/doc/run.sh"
 source "$IDGEN_ROOT/test/isolation/run.sh"
 source "$IDGEN_ROOT/test/oldheaders/run.sh"
@@ -42,27 +43,32 @@ source "$IDGEN_ROOT/test/ops/common.sh"
 source "$IDGEN_ROOT/test/ops/pgbackrest.sh"
 source "$IDGEN_ROOT/test/ops/pgupgrade.sh"
 source "$IDGEN_ROOT/test/ops/patroni.sh"
+source "$IDGEN_ROOT/test/ops/autofailover.sh"
 source "$IDGEN_ROOT/test/pgcron/run.sh"
 source "$IDGEN_ROOT/test/checked/run.sh"
 source "$IDGEN_ROOT/test/sqlsmith/run.sh"
 source "$IDGEN_ROOT/test/portable/run.sh"
 source "$IDGEN_ROOT/test/cdc/run.sh"
 source "$IDGEN_ROOT/test/maintenance/run.sh"
+source "$IDGEN_ROOT/test/plpgsqlcheck/run.sh"
 
 # docs: links, SQLSTATEs and repeats of the user pages (test/doc/run.sh)
 ONCE_SUITES=(fuzz pgbuild docs)
 # unit: test_random and test_fixedid build against the server's headers
 # patroni, pgbackrest: the operations tools (test/ops/), where they support the major
+# pgautofailover: base36id under pg_auto_failover (test/ops/autofailover.sh), where Debian packages it
 # regress-parallel: the regression tests again, every query forced through a parallel worker
 # isolation: the specs/ of pg_isolation_regress (test/isolation/run.sh)
 # oldheaders: idgen built against the older layout of a server header, the standby tests with it (test/oldheaders/run.sh)
 # doc-sql: the SQL of every user page, with and without preloading (test/doc/run.sh)
 # sqlsmith: random SQL against every idgen type (test/sqlsmith/run.sh)
 # pgcron: partition upkeep scheduled by pg_cron (test/pgcron), where Debian packages it
+# java: the Maven build of clients/java, offline, its tests against a server (test/clients/java/run.sh)
 # portable: idgen_portable, the SQL edition, against the C types (test/portable/run.sh)
 # cdc: ids streamed by logical decoding to a psycopg2 consumer and a subscriber without idgen (test/cdc/run.sh)
 # maintenance: pg_repack, REINDEX CONCURRENTLY and CLUSTER of id-keyed tables while rows are inserted (test/maintenance/run.sh)
-VERSION_SUITES=(unit symbols regress regress-parallel isolation tap oldheaders clients orm doc-sql package bench citus patroni pgbackrest pgcron sqlsmith portable cdc maintenance)
+# plpgsql-check: plpgsql_check over the PL/pgSQL of both editions (test/plpgsqlcheck/run.sh), where Debian packages it
+VERSION_SUITES=(unit symbols regress regress-parallel isolation tap oldheaders clients java orm doc-sql package bench citus patroni pgautofailover pgbackrest pgcron sqlsmith portable cdc maintenance plpgsql-check)
 
 # wanted SUITE: is it in IDGEN_SUITES (all when unset)?
 wanted() {

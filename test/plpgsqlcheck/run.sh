@@ -1,0 +1,76 @@
+# test/plpgsqlcheck/run.sh — sourced by tools/test.sh after tools/lib.sh and
+# test/ops/common.sh.
+#
+# run_plpgsql_check (per major): plpgsql_check (Debian's
+# postgresql-15-plpgsql-check) over every PL/pgSQL function of both
+# editions: those of the extension idgen (sql/idgen--1.1.sql) and of
+# idgen_portable (portable/), both created in one scratch database, each
+# checked by plpgsql_check_function_tb with its extra, performance and
+# security warnings on, and fatal_errors off (a function's check goes on past
+# its first error, so none hides another).  Every finding must be explained by a line of
+# allow.txt (function, level and SQLSTATE, the message's start, and why it
+# stays), and every line of allow.txt must still match a finding, so an
+# explanation does not outlive what it explains.  Debian packages
+# plpgsql_check for PostgreSQL 15 only: on other majors the suite is
+# skipped.
+
+run_plpgsql_check() {
+	local log=$IDGEN_WORK/plpgsql-check.log rc=0
+	if [ ! -f "$("$PG_BIN/pg_config" --pkglibdir)/plpgsql_check.so" ]; then
+		skip "${SUITE_PREFIX}plpgsql-check" 1 "no plpgsql_check for PostgreSQL $PG_LABEL (Debian packages it for 15 only: postgresql-15-plpgsql-check)"
+		return 0
+	fi
+	OPS_PASS=0 OPS_FAIL=0
+	plpgsql_check_checks >"$log" 2>&1 || rc=$?
+	ops_record plpgsql-check "$log" "$rc"
+}
+
+plpgsql_check_checks() {
+	# a cluster of its own, beside the regress suite's
+	local IDGEN_WORK=$IDGEN_WORK/plpgsql-check allow=$IDGEN_BUILD/test/plpgsqlcheck/allow.txt
+	local findings functions n
+	mkdir -p "$IDGEN_WORK"
+	[ "$(id -u)" -eq 0 ] && chown "$SERVER_USER" "$IDGEN_WORK"
+	idgen_cluster_start || return 1
+	{
+		"$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -c 'CREATE EXTENSION idgen' \
+			-c 'CREATE EXTENSION idgen_portable CASCADE' -c 'CREATE EXTENSION plpgsql_check' &&
+			# the PL/pgSQL functions that belong to either extension
+			functions=$("$PG_BIN/psql" -X -q -At -v ON_ERROR_STOP=1 <<'SQL'
+SELECT e.extname || ' ' || p.oid::regprocedure
+FROM pg_catalog.pg_proc p
+JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
+JOIN pg_catalog.pg_extension e ON e.oid = d.refobjid AND e.extname IN ('idgen', 'idgen_portable')
+WHERE p.prolang = (SELECT oid FROM pg_catalog.pg_language WHERE lanname = 'plpgsql')
+ORDER BY 1
+SQL
+			) &&
+			# one line per finding, tab-separated: function, level, sqlstate,
+			# line, message (with its detail), the source line it is on
+			findings=$("$PG_BIN/psql" -X -q -At -F $'\t' -v ON_ERROR_STOP=1 <<'SQL'
+SELECT p.oid::regprocedure, c.level, c.sqlstate, c.lineno,
+       pg_catalog.regexp_replace(c.message || coalesce(': ' || c.detail, ''), '\s+', ' ', 'g'),
+       CASE WHEN c.lineno > 0 THEN pg_catalog.btrim(pg_catalog.regexp_replace(
+           pg_catalog.split_part(p.prosrc, E'\n', c.lineno), '\s+', ' ', 'g')) END
+FROM pg_catalog.pg_proc p
+JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
+JOIN pg_catalog.pg_extension e ON e.oid = d.refobjid AND e.extname IN ('idgen', 'idgen_portable')
+CROSS JOIN LATERAL plpgsql_check_function_tb(p.oid, fatal_errors => false, performance_warnings => true,
+                                             security_warnings => true, extra_warnings => true) c
+WHERE p.prolang = (SELECT oid FROM pg_catalog.pg_language WHERE lanname = 'plpgsql')
+ORDER BY 1, 4, 5
+SQL
+			)
+	} || { idgen_cluster_stop; return 1; }
+	idgen_cluster_stop
+	as_server rm -rf "$IDGEN_WORK/data"
+
+	echo "# PL/pgSQL functions checked: $(grep -c '^idgen ' <<<"$functions" || true) of idgen," \
+		"$(grep -c '^idgen_portable ' <<<"$functions" || true) of idgen_portable"
+	check "idgen has PL/pgSQL functions to check" grep -q '^idgen ' <<<"$functions"
+	check "idgen_portable has PL/pgSQL functions to check" grep -q '^idgen_portable ' <<<"$functions"
+	n=$(grep -c . <<<"$findings" || true)
+	echo "# plpgsql_check findings: $n"
+	[ -z "$findings" ] || sed 's/^/#   /' <<<"$findings"
+	/usr/bin/python3 "$IDGEN_BUILD/test/plpgsqlcheck/allowed.py" "$allow" <<<"$findings"
+}
