@@ -44,10 +44,13 @@ my $nfn = $q->("SELECT count(*) $fn");
 cmp_ok($nfn, '>', 50, "$nfn functions");
 is( $q->(
 		qq{SELECT string_agg(p.oid::regprocedure::text, ', ') $fn
-		AND (p.proconfig IS DISTINCT FROM ARRAY['search_path=pg_catalog, idgen_portable, pg_temp'] OR p.prosecdef
+		AND ((p.proconfig IS DISTINCT FROM ARRAY['search_path=pg_catalog, idgen_portable, pg_temp'] AND p.prosqlbody IS NULL)
+			 OR p.prosecdef
 			 OR p.prolang <> ALL (SELECT oid FROM pg_language WHERE lanname IN ('sql', 'plpgsql'))
 			 OR d.description IS NULL)}),
-	'', 'each in SQL or PL/pgSQL, search_path pinned (pg_catalog first), no SECURITY DEFINER, a comment');
+	'', 'each in SQL or PL/pgSQL, search_path pinned (pg_catalog first) or a SQL-standard body (bound at creation), no SECURITY DEFINER, a comment');
+is($q->(qq{SELECT string_agg(p.oid::regprocedure::text, ', ') $fn AND p.prosqlbody IS NOT NULL}),
+	'idgen_portable._aes(bytea,bytea,boolean)', 'the one SQL-standard body: _aes, which binds pgcrypto');
 is( $q->(
 		qq{SELECT string_agg(p.proname || ':' || p.provolatile::text || p.proparallel::text, ' ' ORDER BY p.proname COLLATE "C") $fn
 		AND (p.provolatile <> 'i' OR p.proparallel <> 's')}),
