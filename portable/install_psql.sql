@@ -44,7 +44,14 @@ DECLARE
 BEGIN
 	IF s IS NULL OR NOT EXISTS (
 		SELECT FROM pg_catalog.pg_namespace n
-		WHERE n.nspname OPERATOR(pg_catalog.=) s AND n.nspowner OPERATOR(pg_catalog.=) (SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) current_user)
+		WHERE n.nspname OPERATOR(pg_catalog.=) s
+			AND (n.nspowner OPERATOR(pg_catalog.=) (SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) current_user)
+				-- a superuser restoring a dump of a pg_tle install: the
+				-- schema came back owned by the member of pgtle_admin that
+				-- installed it
+				OR (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) current_user)
+					AND pg_catalog.to_regrole('pgtle_admin') IS NOT NULL
+					AND pg_catalog.pg_has_role(n.nspowner, 'pgtle_admin', 'MEMBER'))
 			AND NOT EXISTS (SELECT FROM pg_catalog.aclexplode(n.nspacl) a
 							WHERE a.privilege_type OPERATOR(pg_catalog.=) 'CREATE' AND a.grantee OPERATOR(pg_catalog.<>) n.nspowner)) THEN
 		RAISE EXCEPTION 'idgen_portable must be installed into a schema of its own'
