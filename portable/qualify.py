@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""Qualifies the PL/pgSQL of idgen_portable.sql.in: a one-off rewriter, kept
-for the next large edit of the source.
+"""Qualifies the PL/pgSQL of idgen_portable.sql.in: the rewriter that wrote
+its qualified names, kept for the next large edit of the source (it leaves
+qualified text as it is: run on the source, it changes nothing).
 
 Usage: qualify.py FILE > NEW
 
@@ -42,6 +43,7 @@ TOKEN = re.compile(r"""
   | (?P<num>\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)
   | (?P<param>\$\d+)
   | (?P<qident>"(?:[^"]|"")*")
+  | (?P<qop>OPERATOR\(\w+\.[^)\s]+\))
   | (?P<ident>[A-Za-z_@][\w@]*)
   | (?P<punct>::|:=|\.\.|=>|[()\[\],;.:])
   | (?P<op>[-+*/<>=~!@\#%^&|`?]+)
@@ -71,6 +73,8 @@ def precedence(tok):
     lt = t.lower()
     if k == "ident":
         return {"or": 1, "and": 2, "is": 4, "between": 6, "in": 6, "like": 6, "not": 6}.get(lt)
+    if k == "qop":
+        return 7
     if k == "op":
         if t in ("<", ">", "=", "<=", ">=", "<>", "!="):
             return 5
@@ -297,12 +301,19 @@ class Parser:
                 right, rkind = self.expr(p + 1)
                 left, kind = left + ws + t + right, "bool"
                 continue
-            if k == "op":
+            if k in ("op", "qop"):
                 ws, _ = self.take()
+                (k2, t2), _ = self.peek()
+                if k == "qop" and t2.lower() in ("any", "all", "some"):
+                    # a OPERATOR(s.op) ANY (array): as written
+                    w2, _ = self.take()
+                    w3, _ = self.take()
+                    left, kind = left + ws + t + w2 + t2 + w3 + "(" + self.args(")"), "not"
+                    continue
                 right, rkind = self.expr(p + 1)
                 if rkind != "atom":
                     right = " (" + right.strip() + ")"
-                left, kind = left + ws + f"OPERATOR(pg_catalog.{t})" + right, "binop"
+                left, kind = left + ws + (t if k == "qop" else f"OPERATOR(pg_catalog.{t})") + right, "binop"
                 continue
             return left, kind
 

@@ -20,7 +20,9 @@ use warnings;
 
 use File::Basename;
 use File::Temp ();
-use IPC::Run ();
+use FindBin;
+use lib $FindBin::RealBin;
+use PortableTest;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -34,17 +36,6 @@ my $vectors = q{SELECT %1$s.iuid_country('017f22e2-79b0-802a-8141-23456789abcd')
 my $vectors_ok = '42 3zfAkCP7ZtzfeQYp 2015-10-15 20:10:25.807 30322474-a954-ffa9-941c-6f038afe4ff1 true';
 sub vectors { return sprintf($vectors, $_[0]); }
 
-# psql -f FILE as a role; returns (exit status, stderr)
-sub psql_file
-{
-	my ($node, $db, $user, $file, @vars) = @_;
-	my ($out, $err) = ('', '');
-	my $ok = IPC::Run::run(
-		[ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', (map { ('-v', $_) } @vars),
-			'-d', $node->connstr($db) . " user=$user", '-f', $file ],
-		'>', \$out, '2>', \$err);
-	return ($ok, $err);
-}
 
 # One node: from the tree with pg_tle (and without idgen_portable's files)
 # where there is one, with only pg_tle preloaded, as on a hosted service

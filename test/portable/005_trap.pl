@@ -23,7 +23,8 @@ use strict;
 use warnings;
 
 use FindBin;
-use IPC::Run ();
+use lib $FindBin::RealBin;
+use PortableTest;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -55,18 +56,6 @@ sub trapped
 	return $text;
 }
 
-# psql -f FILE; returns (success, stderr)
-sub psql_file
-{
-	my ($node, $db, $file, $options, @vars) = @_;
-	my ($out, $err) = ('', '');
-	local $ENV{PGOPTIONS} = $options // '';
-	my $ok = IPC::Run::run(
-		[ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', (map { ('-v', $_) } @vars),
-			'-d', $node->connstr($db), '-f', $file ],
-		'>', \$out, '2>', \$err);
-	return ($ok, $err);
-}
 
 my @calls = grep { /\S/ && !/^--/ } split /\n/, slurp("$FindBin::RealBin/calls.sql");
 my $values = join(",\n", map { my $i = $_; (my $c = $calls[$i]) =~ s/'/''/g; "($i, '$c')" } 0 .. $#calls);
@@ -79,28 +68,12 @@ sub prepare
 	$node->safe_psql('postgres', "CREATE DATABASE $db");
 	$node->safe_psql($db, $first) if $first;
 	$node->safe_psql($db, 'CREATE EXTENSION pgcrypto');
-	my ($ok, $err) = psql_file($node, $db, $trap_sql);
+	my ($ok, $err) = psql_file($node, $db, undef, $trap_sql);
 	ok($ok, "$db: the trap is made from the catalog, every object of it") or diag($err);
-	($ok, $err) = psql_file($node, $db, "$portable/install_psql.sql", undef, 'schema=ref');
+	($ok, $err) = psql_file($node, $db, undef, "$portable/install_psql.sql", 'schema=ref');
 	ok($ok, "$db: a plain install in schema ref") or diag($err);
-	$node->safe_psql(
-		$db, q{
-		CREATE SCHEMA tcheck;
-		CREATE FUNCTION tcheck.try(q text) RETURNS text LANGUAGE plpgsql SET search_path = pg_catalog, public AS $$
-		DECLARE
-			r text;
-			st text;
-			m text;
-			d text;
-		BEGIN
-			EXECUTE 'SELECT (' || q || ')::text' INTO r;
-			RETURN 'ok ' || coalesce(r, 'NULL');
-		EXCEPTION WHEN OTHERS THEN
-			GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, m = MESSAGE_TEXT, d = PG_EXCEPTION_DETAIL;
-			RETURN format('error %s %s | %s', st, m, d);
-		END
-		$$;
-	});
+	($ok, $err) = psql_file($node, $db, undef, "$FindBin::RealBin/try.sql");
+	ok($ok, "$db: xc.try()") or diag($err);
 	return;
 }
 
@@ -111,7 +84,8 @@ sub differences
 	my ($ret, $out, $err) = $node->psql(
 		$db, qq{
 		SELECT string_agg(i || ': ' || a || ' <> ' || b, E'\\n' ORDER BY i)
-		FROM (SELECT i, tcheck.try(replace(q, '\@s\@', '$s')) AS a, tcheck.try(replace(q, '\@s\@', 'ref')) AS b
+		FROM (SELECT i, xc.try('SELECT (' || replace(q, '\@s\@', '$s') || ')::text') AS a,
+				xc.try('SELECT (' || replace(q, '\@s\@', 'ref') || ')::text') AS b
 			  FROM (VALUES $values) v(i, q)) x
 		WHERE a IS DISTINCT FROM b});
 	return "psql failed: $err" if $ret != 0;
@@ -153,7 +127,11 @@ is( $node->safe_psql(
 	'what the trap leaves out, by rule only');
 
 my $psql_trapped = spew('install_psql_trapped.sql', trapped(slurp("$portable/install_psql.sql")));
-my ($ok, $err) = psql_file($node, 'plain', $psql_trapped, $trap_path, 'schema=ids');
+my ($ok, $err);
+{
+	local $ENV{PGOPTIONS} = $trap_path;
+	($ok, $err) = psql_file($node, 'plain', undef, $psql_trapped, 'schema=ids');
+}
 ok($ok && $err !~ /idgen-trap/, 'the psql script installs with the trap first (session and script)') or diag($err);
 check_calls($node, 'plain', 'ids', 'psql script');
 
@@ -191,7 +169,10 @@ for my $i (0 .. $#breaks)
 	BAIL_OUT("break $i: '$from' not in the script") if $at < 0;
 	substr($broken, $at, length($from)) = $to;
 	my $s = "broken$i";
-	($ok, $err) = psql_file($node, 'plain', spew("broken$i.sql", $broken), $trap_path, "schema=$s");
+	{
+		local $ENV{PGOPTIONS} = $trap_path;
+		($ok, $err) = psql_file($node, 'plain', undef, spew("broken$i.sql", $broken), "schema=$s");
+	}
 	my $red = !$ok ? "install fails: " . (split /\n/, $err)[-1] : differences($node, 'plain', $s);
 	isnt($red, '', "red with one qualification taken out $what") and note($red);
 }
@@ -201,13 +182,13 @@ for my $i (0 .. $#breaks)
 #
 SKIP:
 {
-	skip 'pg_tle is not available on this server (see the suite\'s message)', 6
+	skip 'pg_tle is not available on this server (see the suite\'s message)', 7
 	  unless $ENV{IDGEN_PORTABLE_TLE_INSTALL};
 	prepare($node, 'tle', 'CREATE EXTENSION pg_tle');
 	# the session's path as it is: pg_tle's own SQL (available_extensions())
 	# writes LIKE without its schema, which the trap would report; the
 	# script pg_tle runs puts the trap first itself
-	($ok, $err) = psql_file($node, 'tle', spew('install_pg_tle_trapped.sql', trapped(slurp("$portable/install_pg_tle.sql"))));
+	($ok, $err) = psql_file($node, 'tle', undef, spew('install_pg_tle_trapped.sql', trapped(slurp("$portable/install_pg_tle.sql"))));
 	ok($ok && $err !~ /idgen-trap/, 'pg_tle: install_pg_tle.sql registers the trapped script') or diag($err);
 	my ($ret, $out);
 	($ret, $out, $err) = $node->psql('tle', 'CREATE EXTENSION idgen_portable');
@@ -221,7 +202,7 @@ $node->stop;
 #
 SKIP:
 {
-	skip 'no install tree with the trapped extension script (IDGEN_PORTABLE_TRAP_INSTALL)', 5
+	skip 'no install tree with the trapped extension script (IDGEN_PORTABLE_TRAP_INSTALL)', 6
 	  unless $ENV{IDGEN_PORTABLE_TRAP_INSTALL};
 	my $file = PostgreSQL::Test::Cluster->new('trapfile', install_path => $ENV{IDGEN_PORTABLE_TRAP_INSTALL});
 	$file->init;

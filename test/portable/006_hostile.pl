@@ -20,7 +20,9 @@
 use strict;
 use warnings;
 
-use IPC::Run ();
+use FindBin;
+use lib $FindBin::RealBin;
+use PortableTest;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -28,16 +30,6 @@ use Test::More;
 my $portable = "$ENV{IDGEN_PORTABLE_ROOT}/portable";
 my $key = q{'\x000102030405060708090a0b0c0d0e0f'::bytea};
 
-sub psql_file
-{
-	my ($node, $db, $user, $file, @vars) = @_;
-	my ($out, $err) = ('', '');
-	my $ok = IPC::Run::run(
-		[ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', (map { ('-v', $_) } @vars),
-			'-d', $node->connstr($db) . " user=$user", '-f', $file ],
-		'>', \$out, '2>', \$err);
-	return ($ok, $err);
-}
 
 my $node = PostgreSQL::Test::Cluster->new('hostile',
 	$ENV{IDGEN_PORTABLE_TLE_INSTALL} ? (install_path => $ENV{IDGEN_PORTABLE_TLE_INSTALL}) : ());

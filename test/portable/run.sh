@@ -2,7 +2,8 @@
 #
 # run_portable (per major): idgen_portable, the SQL edition (portable/,
 # doc/portable.md).  portable-scripts: the committed scripts are those its
-# source generates.  portable: the TAP tests of this directory, against the
+# source generates; portable-qualified: no core name in the source without
+# its schema (portable/qualify.py).  portable: the TAP tests of this directory, against the
 # run's install tree (idgen_install puts idgen_portable in it): the three
 # ways to install it, pg_tle where it builds (tools/pgtlebuild.sh), the
 # cross-checks with the C types, the per-session rules, the road from one
@@ -17,6 +18,17 @@ run_portable() {
 	else
 		cat "$log"
 		record portable-scripts 0 1
+	fi
+	# portable-qualified: qualify.py, which leaves qualified text alone,
+	# finds nothing to qualify in the source (a static check beside the
+	# trap test, which sees only what runs)
+	if /usr/bin/python3 "$IDGEN_BUILD/portable/qualify.py" "$IDGEN_BUILD/portable/idgen_portable.sql.in" \
+		| diff "$IDGEN_BUILD/portable/idgen_portable.sql.in" - >"$log" 2>&1; then
+		record portable-qualified 1 0
+	else
+		echo "portable: names in idgen_portable.sql.in without their schema (qualify.py would write the + lines):"
+		cat "$log"
+		record portable-qualified 0 1
 	fi
 	# pg_tle refuses an extension name the server has a control file for:
 	# its test runs in a copy of the install tree (hard links) without
