@@ -148,6 +148,13 @@ is( $q->(
 		WHERE public.distid_timestamp(distid::public.distid) NOT BETWEEN t0 - interval '1 s' AND t1
 		   OR public.distid_timestamp(distid::public.distid) <> idgen_portable.distid_timestamp(distid)}),
 	'0', "$n distids of the SQL edition: the C type takes them and reads their time");
+# the stored size of a distid and a flaxid in core types (doc/portable.md),
+# against the C types' 12 bytes (SPEC.md)
+is( $q->(
+		q{SELECT round(avg(pg_column_size(distid))) || ' ' || round(avg(pg_column_size(flaxid))) || ' '
+			|| max(pg_column_size(distid::public.distid)) || ' ' || max(pg_column_size(flaxid::public.flaxid))
+		FROM s_ids}),
+	'17 17 12 12', "$n ids stored: 17 bytes a distid in numeric and a flaxid in text, on average; 12 in the C types");
 is( $q->(
 		q{SELECT count(*) FROM s_ids, win
 		WHERE public.distid128_timestamp(distid128) NOT BETWEEN t0 AND t1}),
