@@ -30,10 +30,6 @@ TYPES = {"text", "uuid", "bytea", "bool", "int2", "int4", "int8", "float4", "flo
 SPECIAL = {"coalesce", "greatest", "least", "extract", "substring", "position", "overlay", "trim",
            "exists", "array", "row", "cast", "not", "case", "null", "true", "false", "current_user",
            "session_user", "interval", "current_schema", "localtimestamp", "current_timestamp"}
-KEYWORDS = {"if", "then", "elsif", "else", "end", "loop", "for", "while", "return", "perform",
-            "declare", "begin", "raise", "exception", "using", "select", "from", "where", "and", "or",
-            "in", "is", "when", "as", "on", "into", "strict", "exit", "continue", "notice", "warning",
-            "by", "reverse", "between", "like", "distinct", "execute", "format", "query"} - {"format"}
 NOARG_FUNCS = {"current_user", "session_user", "current_schema", "localtimestamp", "current_timestamp"}
 
 TOKEN = re.compile(r"""
@@ -426,17 +422,15 @@ def qualify_signature(line):
 
 def main():
     src = open(sys.argv[1], encoding="utf-8").read()
-    own = {m.lower() for m in re.findall(r"FUNCTION @extschema@\.(\w+)\(", src)} | {"_aes"}
-    out = []
-    # bodies: $$ ... $$ and $tag$ ... $tag$ at the top level; templates
-    pos = 0
-    pat = re.compile(r"(AS \$\$|\$\$\n|^DO (\$\w+\$)\n|^--@template [^\n]*\n)", re.M)
-    lines_out = []
+    # the edition's own functions: reached through the pinned search_path
+    own = {m.lower() for m in re.findall(r"FUNCTION (?:@extschema@|%1\$I)\.(\w+)\(", src)}
+    # bodies ($$ ... $$, DO $tag$ ... $tag$) and templates; signatures between
+    body = re.compile(r"AS \$\$\n?|^DO \$(\w+)\$\n|^--@template [^\n]*\n|\$\$SELECT", re.M)
     text = src
     res = ""
     i = 0
     while i < len(text):
-        m = re.compile(r"AS \$\$\n?|^DO \$(\w+)\$\n|^--@template [^\n]*\n|\$\$SELECT", re.M).search(text, i)
+        m = body.search(text, i)
         if not m:
             res += sig_lines(text[i:])
             break
