@@ -122,9 +122,10 @@ is( $node->safe_psql(
 diag($node->safe_psql('plain', q{SELECT string_agg(kind || ' ' || made || ' made, ' || left_out || ' left out', '; ')
 	FROM trap.idgen_trap_census()}));
 is( $node->safe_psql(
-		'plain', q{SELECT string_agg(DISTINCT reason, ', ' ORDER BY reason) FROM trap.idgen_trap_left_out}),
-	'ordered-set or hypothetical-set aggregate, polymorphic or internal result without such an argument, window function',
-	'what the trap leaves out, by rule only');
+		'plain', q{SELECT coalesce(string_agg(DISTINCT reason, ', '), '') FROM trap.idgen_trap_left_out
+		WHERE reason NOT IN ('ordered-set or hypothetical-set aggregate', 'polymorphic or internal result without such an argument',
+							 'window function', 'a declaration CREATE FUNCTION refuses')}),
+	'', 'what the trap leaves out, by rule only');
 
 my $psql_trapped = spew('install_psql_trapped.sql', trapped(slurp("$portable/install_psql.sql")));
 my ($ok, $err);
