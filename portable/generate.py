@@ -123,8 +123,32 @@ def psql_script(sql, version):
             + body + "\nCOMMIT;\n")
 
 
+# Through pg_tle, any role with CREATE on the database could otherwise create
+# the registered extension first and own its functions (it could then change
+# public_id() to keep every caller's key): the script pg_tle runs refuses a
+# creator that is no member of pgtle_admin (a role that may register and
+# replace extensions anyway) and no superuser.
+PG_TLE_CREATOR = """DO $creator$
+BEGIN
+	IF NOT pg_catalog.pg_has_role(current_user, 'pgtle_admin', 'MEMBER')
+		AND NOT (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) current_user) THEN
+		RAISE EXCEPTION 'only a member of pgtle_admin may create idgen_portable through pg_tle'
+			USING ERRCODE = '42501',
+				DETAIL = pg_catalog.format('Role %s would own the functions every role calls, and could change them.',
+										   pg_catalog.quote_ident(current_user)),
+				HINT = 'Have the role that installed it through pg_tle create it.';
+	END IF;
+END
+$creator$;
+
+"""
+
+
 def pg_tle_script(sql, version, comment):
     ext = extension_script(sql, version).split("\n", 3)[3]	# without the header and \echo
+    # the check, after the script's search_path is set
+    at = ext.index("\n", ext.index("\nSET LOCAL search_path = ") + 1) + 1
+    ext = ext[:at] + "\n" + PG_TLE_CREATOR + ext[at:]
     q = lambda s: "'" + s.replace("'", "''") + "'"
     return (HEADER
             + f"-- {NAME} {version} through pg_tle (Trusted Language Extensions), as a member of\n"
@@ -135,30 +159,30 @@ def pg_tle_script(sql, version, comment):
             + "\\set ON_ERROR_STOP on\n"
             + "DO $_pgtle_install_$\n"
             + "DECLARE\n"
-            + f"\tname text := {q(NAME)};\n"
-            + f"\tversion text := {q(version)};\n"
-            + f"\text text := $_pgtle_$\n{ext}$_pgtle_$;\n"
-            + "\tfrom_version text;\n"
+            + f"\tname pg_catalog.text := {q(NAME)};\n"
+            + f"\tversion pg_catalog.text := {q(version)};\n"
+            + f"\text pg_catalog.text := $_pgtle_$\n{ext}$_pgtle_$;\n"
+            + "\tfrom_version pg_catalog.text;\n"
             + "BEGIN\n"
-            + "\tIF NOT EXISTS (SELECT FROM pgtle.available_extensions() a WHERE a.name = install.name) THEN\n"
+            + "\tIF NOT EXISTS (SELECT FROM pgtle.available_extensions() a WHERE a.name OPERATOR(pg_catalog.=) install.name) THEN\n"
             + f"\t\tPERFORM pgtle.install_extension(name, version, {q(comment)}, ext, ARRAY['pgcrypto'], {q(SCHEMA)});\n"
             + "\t\tRETURN;\n"
             + "\tEND IF;\n"
             + "\tIF NOT EXISTS (SELECT FROM pgtle.available_extension_versions() a\n"
-            + "\t\t\t\t   WHERE a.name = install.name AND a.version = install.version) THEN\n"
+            + "\t\t\t\t   WHERE a.name OPERATOR(pg_catalog.=) install.name AND a.version OPERATOR(pg_catalog.=) install.version) THEN\n"
             + "\t\tPERFORM pgtle.install_extension_version_sql(name, version, ext);\n"
             + "\tEND IF;\n"
             + "\t-- from every other version, the whole script: it creates or replaces every object\n"
             + "\tFOR from_version IN SELECT a.version FROM pgtle.available_extension_versions() a\n"
-            + "\t\t\t\t\t\t WHERE a.name = install.name AND a.version <> install.version LOOP\n"
+            + "\t\t\t\t\t\t WHERE a.name OPERATOR(pg_catalog.=) install.name AND a.version OPERATOR(pg_catalog.<>) install.version LOOP\n"
             + "\t\tIF NOT EXISTS (SELECT FROM pgtle.extension_update_paths(name) p\n"
-            + "\t\t\t\t\t   WHERE p.source = from_version AND p.target = install.version AND p.path IS NOT NULL) THEN\n"
+            + "\t\t\t\t\t   WHERE p.source OPERATOR(pg_catalog.=) from_version AND p.target OPERATOR(pg_catalog.=) install.version AND p.path IS NOT NULL) THEN\n"
             + "\t\t\tPERFORM pgtle.install_update_path(name, from_version, version, ext);\n"
             + "\t\tEND IF;\n"
             + "\tEND LOOP;\n"
             + "\t-- pg_tle's set_default_version() reads freed memory when the extension is\n"
             + "\t-- created in the database (a server with assertions crashes): only where it is not\n"
-            + "\tIF NOT EXISTS (SELECT FROM pg_catalog.pg_extension e WHERE e.extname = install.name) THEN\n"
+            + "\tIF NOT EXISTS (SELECT FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) install.name) THEN\n"
             + "\t\tPERFORM pgtle.set_default_version(name, version);\n"
             + "\tEND IF;\n"
             + "END\n"

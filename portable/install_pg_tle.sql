@@ -8,9 +8,9 @@
 DO $_pgtle_install_$
 <<install>>
 DECLARE
-	name text := 'idgen_portable';
-	version text := '1.1';
-	ext text := $_pgtle_$
+	name pg_catalog.text := 'idgen_portable';
+	version pg_catalog.text := '1.1';
+	ext pg_catalog.text := $_pgtle_$
 
 -- idgen_portable: idgen's formats in SQL and PL/pgSQL over core types, for
 -- servers that cannot load C (doc/portable.md).  Byte for byte what the C
@@ -37,15 +37,38 @@ DECLARE
 
 SET LOCAL search_path = pg_catalog, @extschema@, pg_temp;
 
+DO $creator$
+BEGIN
+	IF NOT pg_catalog.pg_has_role(current_user, 'pgtle_admin', 'MEMBER')
+		AND NOT (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) current_user) THEN
+		RAISE EXCEPTION 'only a member of pgtle_admin may create idgen_portable through pg_tle'
+			USING ERRCODE = '42501',
+				DETAIL = pg_catalog.format('Role %s would own the functions every role calls, and could change them.',
+										   pg_catalog.quote_ident(current_user)),
+				HINT = 'Have the role that installed it through pg_tle create it.';
+	END IF;
+END
+$creator$;
+
+
 DO $check$
 DECLARE
-	s name := (pg_catalog.current_schemas(false))[2];
+	-- the schema named after pg_catalog in the search_path set above
+	schemas pg_catalog.name[] := pg_catalog.current_schemas(false);
+	s pg_catalog.name := schemas[pg_catalog.array_position(schemas, 'pg_catalog'::pg_catalog.name) OPERATOR(pg_catalog.+) 1];
 BEGIN
 	IF s IS NULL OR NOT EXISTS (
 		SELECT FROM pg_catalog.pg_namespace n
-		WHERE n.nspname = s AND n.nspowner = (SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname = current_user)
+		WHERE n.nspname OPERATOR(pg_catalog.=) s
+			AND (n.nspowner OPERATOR(pg_catalog.=) (SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) current_user)
+				-- a superuser restoring a dump of a pg_tle install: the
+				-- schema came back owned by the member of pgtle_admin that
+				-- installed it
+				OR (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) current_user)
+					AND pg_catalog.to_regrole('pgtle_admin') IS NOT NULL
+					AND pg_catalog.pg_has_role(n.nspowner, 'pgtle_admin', 'MEMBER'))
 			AND NOT EXISTS (SELECT FROM pg_catalog.aclexplode(n.nspacl) a
-							WHERE a.privilege_type = 'CREATE' AND a.grantee <> n.nspowner)) THEN
+							WHERE a.privilege_type OPERATOR(pg_catalog.=) 'CREATE' AND a.grantee OPERATOR(pg_catalog.<>) n.nspowner)) THEN
 		RAISE EXCEPTION 'idgen_portable must be installed into a schema of its own'
 			USING ERRCODE = '42501',
 				DETAIL = pg_catalog.format('Schema %s must exist, belong to role %s and let no other role create objects in it.',
@@ -59,7 +82,7 @@ $check$;
 -- core's gen_random_uuid(): they write only the caller's own settings
 GRANT USAGE ON SCHEMA @extschema@ TO PUBLIC;
 
-CREATE OR REPLACE FUNCTION @extschema@.idgen_portable_version() RETURNS text
+CREATE OR REPLACE FUNCTION @extschema@.idgen_portable_version() RETURNS pg_catalog.text
 	LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path FROM CURRENT
 	AS $$SELECT '1.1'$$;
 COMMENT ON FUNCTION @extschema@.idgen_portable_version() IS 'version of the idgen_portable scripts installed in this schema';
@@ -80,63 +103,63 @@ COMMENT ON FUNCTION @extschema@.idgen_portable_version() IS 'version of the idge
 -- Errors, as the C types report them
 --
 
-CREATE OR REPLACE FUNCTION @extschema@._invalid(message text, detail text, code text DEFAULT '22P02') RETURNS void
+CREATE OR REPLACE FUNCTION @extschema@._invalid(message pg_catalog.text, detail pg_catalog.text, code pg_catalog.text DEFAULT '22P02') RETURNS pg_catalog.void
 	LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
 	RAISE EXCEPTION USING ERRCODE = code, MESSAGE = message, DETAIL = coalesce(detail, '');
 END
 $$;
-COMMENT ON FUNCTION @extschema@._invalid(text, text, text) IS 'internal: raises an input error';
+COMMENT ON FUNCTION @extschema@._invalid(pg_catalog.text, pg_catalog.text, pg_catalog.text) IS 'internal: raises an input error';
 
-CREATE OR REPLACE FUNCTION @extschema@._bad_char(input text, pos int) RETURNS text
+CREATE OR REPLACE FUNCTION @extschema@._bad_char(input pg_catalog.text, pos int) RETURNS pg_catalog.text
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	RETURN format('Unexpected character "%s" at position %s.', substr(input, pos, 1), pos);
+	RETURN pg_catalog.format('Unexpected character "%s" at position %s.', pg_catalog.substr(input, pos, 1), pos);
 END
 $$;
-COMMENT ON FUNCTION @extschema@._bad_char(text, int) IS 'internal: the detail naming a bad character';
+COMMENT ON FUNCTION @extschema@._bad_char(pg_catalog.text, int) IS 'internal: the detail naming a bad character';
 
 -- Time spans: milliseconds of ts since the type's epoch (floor), 22008
 -- outside the type's span; with ts NULL, that error.
-CREATE OR REPLACE FUNCTION @extschema@._units(ts timestamptz, typname text) RETURNS bigint
+CREATE OR REPLACE FUNCTION @extschema@._units(ts pg_catalog.timestamptz, typname pg_catalog.text) RETURNS bigint
 	LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SET search_path FROM CURRENT AS $$
 DECLARE
-	epoch_ms bigint := CASE typname WHEN 'iuid' THEN 0 WHEN 'distid' THEN -2208988800000
-						WHEN 'DistributedId128' THEN -8520336000000 WHEN 'flaxid' THEN 1420070400000 END;
-	max_units bigint := CASE typname WHEN 'distid' THEN 35527136788005 WHEN 'flaxid' THEN 1099511627775
+	epoch_ms bigint := CASE WHEN typname OPERATOR(pg_catalog.=) 'iuid' THEN 0 WHEN typname OPERATOR(pg_catalog.=) 'distid' THEN -2208988800000
+						WHEN typname OPERATOR(pg_catalog.=) 'DistributedId128' THEN -8520336000000 WHEN typname OPERATOR(pg_catalog.=) 'flaxid' THEN 1420070400000 END;
+	max_units bigint := CASE WHEN typname OPERATOR(pg_catalog.=) 'distid' THEN 35527136788005 WHEN typname OPERATOR(pg_catalog.=) 'flaxid' THEN 1099511627775
 						 ELSE 281474976710655 END;
 	u bigint;
 BEGIN
-	IF isfinite(ts) THEN
-		u := floor(extract(epoch FROM ts) * 1000)::bigint - epoch_ms;
-		IF u BETWEEN 0 AND max_units THEN
+	IF pg_catalog.isfinite(ts) THEN
+		u := pg_catalog.floor(extract(epoch FROM ts) OPERATOR(pg_catalog.*) 1000)::bigint OPERATOR(pg_catalog.-) epoch_ms;
+		IF (u OPERATOR(pg_catalog.>=) 0 AND u OPERATOR(pg_catalog.<=) max_units) THEN
 			RETURN u;
 		END IF;
 	END IF;
 	RAISE EXCEPTION 'timestamp out of range for type %', typname
-		USING ERRCODE = '22008', DETAIL = format('Type %s represents times from %s.', typname,
-			CASE typname
-				WHEN 'iuid' THEN '1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC'
-				WHEN 'distid' THEN '1900-01-01 00:00:00 UTC to 3025-10-23 17:06:28.005 UTC'
-				WHEN 'DistributedId128' THEN '1700-01-01 00:00:00 UTC to 10619-08-04 05:31:50.655 UTC'
-				WHEN 'flaxid' THEN '2015-01-01 00:00:00 UTC to 2049-11-03 19:53:47.775 UTC' END);
+		USING ERRCODE = '22008', DETAIL = pg_catalog.format('Type %s represents times from %s.', typname,
+			CASE
+				WHEN typname OPERATOR(pg_catalog.=) 'iuid' THEN '1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC'
+				WHEN typname OPERATOR(pg_catalog.=) 'distid' THEN '1900-01-01 00:00:00 UTC to 3025-10-23 17:06:28.005 UTC'
+				WHEN typname OPERATOR(pg_catalog.=) 'DistributedId128' THEN '1700-01-01 00:00:00 UTC to 10619-08-04 05:31:50.655 UTC'
+				WHEN typname OPERATOR(pg_catalog.=) 'flaxid' THEN '2015-01-01 00:00:00 UTC to 2049-11-03 19:53:47.775 UTC' END);
 END
 $$;
-COMMENT ON FUNCTION @extschema@._units(timestamptz, text) IS 'internal: a time in an id type''s milliseconds';
+COMMENT ON FUNCTION @extschema@._units(pg_catalog.timestamptz, pg_catalog.text) IS 'internal: a time in an id type''s milliseconds';
 
-CREATE OR REPLACE FUNCTION @extschema@._clock_out_of_span(typname text) RETURNS void
+CREATE OR REPLACE FUNCTION @extschema@._clock_out_of_span(typname pg_catalog.text) RETURNS pg_catalog.void
 	LANGUAGE plpgsql VOLATILE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
 	RAISE EXCEPTION 'the system clock is outside the time span of type %', typname
-		USING ERRCODE = '22008', DETAIL = format('Type %s represents times from %s.', typname,
-			CASE typname
-				WHEN 'iuid' THEN '1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC'
-				WHEN 'distid' THEN '1900-01-01 00:00:00 UTC to 3014-12-13 12:41:28.831 UTC (the generator''s 45-bit timestamps)'
-				WHEN 'DistributedId128' THEN '1700-01-01 00:00:00 UTC to 10619-08-04 05:31:50.655 UTC'
-				WHEN 'flaxid' THEN '2015-01-01 00:00:00 UTC to 2049-11-03 19:53:47.775 UTC' END);
+		USING ERRCODE = '22008', DETAIL = pg_catalog.format('Type %s represents times from %s.', typname,
+			CASE
+				WHEN typname OPERATOR(pg_catalog.=) 'iuid' THEN '1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC'
+				WHEN typname OPERATOR(pg_catalog.=) 'distid' THEN '1900-01-01 00:00:00 UTC to 3014-12-13 12:41:28.831 UTC (the generator''s 45-bit timestamps)'
+				WHEN typname OPERATOR(pg_catalog.=) 'DistributedId128' THEN '1700-01-01 00:00:00 UTC to 10619-08-04 05:31:50.655 UTC'
+				WHEN typname OPERATOR(pg_catalog.=) 'flaxid' THEN '2015-01-01 00:00:00 UTC to 2049-11-03 19:53:47.775 UTC' END);
 END
 $$;
-COMMENT ON FUNCTION @extschema@._clock_out_of_span(text) IS 'internal: the error of a clock outside a generator''s span';
+COMMENT ON FUNCTION @extschema@._clock_out_of_span(pg_catalog.text) IS 'internal: the error of a clock outside a generator''s span';
 
 --
 -- Per-session generator state
@@ -163,183 +186,183 @@ COMMENT ON FUNCTION @extschema@._clock_out_of_span(text) IS 'internal: the error
 --
 
 -- 22P02 as input of the C type for a uuid that is not an iuid, naming it as shown
-CREATE OR REPLACE FUNCTION @extschema@._iuid_refuse(id uuid, shown text) RETURNS void
+CREATE OR REPLACE FUNCTION @extschema@._iuid_refuse(id pg_catalog.uuid, shown pg_catalog.text) RETURNS pg_catalog.void
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 DECLARE
-	t text := id::text;
-	var int := ('x' || substr(t, 20, 1))::bit(4)::int;
+	t pg_catalog.text := id::pg_catalog.text;
+	var int := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(t, 20, 1))::bit(4)::int;
 BEGIN
-	IF substr(t, 15, 1) <> '8' THEN
-		PERFORM _invalid(format('invalid input syntax for type iuid: "%s"', shown),
-						 format('Version nibble is %s, expected 8.', upper(substr(t, 15, 1))));
-	ELSIF var >> 2 <> 2 THEN
-		PERFORM _invalid(format('invalid input syntax for type iuid: "%s"', shown),
-						 format('Variant bits are %s%s, expected 10.', var >> 3, (var >> 2) & 1));
+	IF pg_catalog.substr(t, 15, 1) OPERATOR(pg_catalog.<>) '8' THEN
+		PERFORM _invalid(pg_catalog.format('invalid input syntax for type iuid: "%s"', shown),
+						 pg_catalog.format('Version nibble is %s, expected 8.', pg_catalog.upper(pg_catalog.substr(t, 15, 1))));
+	ELSIF var OPERATOR(pg_catalog.>>) 2 OPERATOR(pg_catalog.<>) 2 THEN
+		PERFORM _invalid(pg_catalog.format('invalid input syntax for type iuid: "%s"', shown),
+						 pg_catalog.format('Variant bits are %s%s, expected 10.', var OPERATOR(pg_catalog.>>) 3, (var OPERATOR(pg_catalog.>>) 2) OPERATOR(pg_catalog.&) 1));
 	END IF;
 END
 $$;
-COMMENT ON FUNCTION @extschema@._iuid_refuse(uuid, text) IS 'internal: the error for a uuid that is not an iuid';
+COMMENT ON FUNCTION @extschema@._iuid_refuse(pg_catalog.uuid, pg_catalog.text) IS 'internal: the error for a uuid that is not an iuid';
 
 -- What core's uuid input (string_to_uuid) and the C types accept is one
 -- grammar; this is the detail the C types give for text outside it.
-CREATE OR REPLACE FUNCTION @extschema@._uuid_syntax_detail(input text) RETURNS text
+CREATE OR REPLACE FUNCTION @extschema@._uuid_syntax_detail(input pg_catalog.text) RETURNS pg_catalog.text
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 DECLARE
-	n int := length(input);
+	n int := pg_catalog.length(input);
 	src int := 1;
-	braces bool := false;
-	digits int := length(regexp_replace(input, '[^0-9a-fA-F]', '', 'g'));
-	rest text;
+	braces pg_catalog.bool := false;
+	digits int := pg_catalog.length(pg_catalog.regexp_replace(input, '[^0-9a-fA-F]', '', 'g'));
+	rest pg_catalog.text;
 BEGIN
-	IF substr(input, 1, 1) = '{' THEN
+	IF pg_catalog.substr(input, 1, 1) OPERATOR(pg_catalog.=) '{' THEN
 		src := 2;
 		braces := true;
 	END IF;
-	IF src > n THEN
+	IF src OPERATOR(pg_catalog.>) n THEN
 		RETURN 'Input is empty.';
 	END IF;
 	FOR i IN 0..15 LOOP
-		IF src > n OR (src = n AND substr(input, src, 1) ~ '^[0-9a-fA-F]$') THEN
-			RETURN format('Expected 32 hexadecimal digits, found %s.', digits);
-		ELSIF substr(input, src, 1) !~ '^[0-9a-fA-F]$' THEN
+		IF src OPERATOR(pg_catalog.>) n OR (src OPERATOR(pg_catalog.=) n AND pg_catalog.substr(input, src, 1) OPERATOR(pg_catalog.~) '^[0-9a-fA-F]$') THEN
+			RETURN pg_catalog.format('Expected 32 hexadecimal digits, found %s.', digits);
+		ELSIF pg_catalog.substr(input, src, 1) OPERATOR(pg_catalog.!~) '^[0-9a-fA-F]$' THEN
 			RETURN _bad_char(input, src);
-		ELSIF substr(input, src + 1, 1) !~ '^[0-9a-fA-F]$' THEN
-			RETURN _bad_char(input, src + 1);
+		ELSIF pg_catalog.substr(input, src OPERATOR(pg_catalog.+) 1, 1) OPERATOR(pg_catalog.!~) '^[0-9a-fA-F]$' THEN
+			RETURN _bad_char(input, src OPERATOR(pg_catalog.+) 1);
 		END IF;
-		src := src + 2;
-		IF substr(input, src, 1) = '-' AND i % 2 = 1 AND i < 15 THEN
-			src := src + 1;
+		src := src OPERATOR(pg_catalog.+) 2;
+		IF pg_catalog.substr(input, src, 1) OPERATOR(pg_catalog.=) '-' AND i OPERATOR(pg_catalog.%) 2 OPERATOR(pg_catalog.=) 1 AND i OPERATOR(pg_catalog.<) 15 THEN
+			src := src OPERATOR(pg_catalog.+) 1;
 		END IF;
 	END LOOP;
 	IF braces THEN
-		IF substr(input, src, 1) = '}' THEN
-			src := src + 1;
-		ELSIF src > n THEN
+		IF pg_catalog.substr(input, src, 1) OPERATOR(pg_catalog.=) '}' THEN
+			src := src OPERATOR(pg_catalog.+) 1;
+		ELSIF src OPERATOR(pg_catalog.>) n THEN
 			RETURN 'Missing closing brace.';
 		END IF;
 	END IF;
-	IF src > n THEN
+	IF src OPERATOR(pg_catalog.>) n THEN
 		RETURN NULL;	-- valid
 	END IF;
 	-- only hex digits and hyphens follow (and a last brace), some digits: too long
-	rest := substr(input, src);
+	rest := pg_catalog.substr(input, src);
 	IF braces THEN
-		rest := regexp_replace(rest, '\}$', '');
+		rest := pg_catalog.regexp_replace(rest, '\}$', '');
 	END IF;
-	IF rest ~ '^[-0-9a-fA-F]*[0-9a-fA-F][-0-9a-fA-F]*$' THEN
-		RETURN format('Expected 32 hexadecimal digits, found %s.', digits);
+	IF rest OPERATOR(pg_catalog.~) '^[-0-9a-fA-F]*[0-9a-fA-F][-0-9a-fA-F]*$' THEN
+		RETURN pg_catalog.format('Expected 32 hexadecimal digits, found %s.', digits);
 	END IF;
 	RETURN _bad_char(input, src);
 END
 $$;
-COMMENT ON FUNCTION @extschema@._uuid_syntax_detail(text) IS 'internal: what is wrong with a uuid''s text';
+COMMENT ON FUNCTION @extschema@._uuid_syntax_detail(pg_catalog.text) IS 'internal: what is wrong with a uuid''s text';
 
-CREATE OR REPLACE FUNCTION @extschema@.iuid(input text) RETURNS uuid
+CREATE OR REPLACE FUNCTION @extschema@.iuid(input pg_catalog.text) RETURNS pg_catalog.uuid
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 DECLARE
-	u uuid;
+	u pg_catalog.uuid;
 BEGIN
-	IF input !~ '^(\{[0-9a-fA-F]{4}(-?[0-9a-fA-F]{4}){7}\}|[0-9a-fA-F]{4}(-?[0-9a-fA-F]{4}){7})$' THEN
-		PERFORM _invalid(format('invalid input syntax for type iuid: "%s"', input), _uuid_syntax_detail(input));
+	IF input OPERATOR(pg_catalog.!~) '^(\{[0-9a-fA-F]{4}(-?[0-9a-fA-F]{4}){7}\}|[0-9a-fA-F]{4}(-?[0-9a-fA-F]{4}){7})$' THEN
+		PERFORM _invalid(pg_catalog.format('invalid input syntax for type iuid: "%s"', input), _uuid_syntax_detail(input));
 	END IF;
-	u := input::uuid;
-	IF substr(u::text, 15, 1) <> '8' OR substr(u::text, 20, 1) NOT IN ('8', '9', 'a', 'b') THEN
+	u := input::pg_catalog.uuid;
+	IF pg_catalog.substr(u::pg_catalog.text, 15, 1) OPERATOR(pg_catalog.<>) '8' OR NOT (pg_catalog.substr(u::pg_catalog.text, 20, 1) OPERATOR(pg_catalog.=) ANY (ARRAY['8', '9', 'a', 'b'])) THEN
 		PERFORM _iuid_refuse(u, input);
 	END IF;
 	RETURN u;
 END
 $$;
-COMMENT ON FUNCTION @extschema@.iuid(text) IS 'text to iuid (a uuid), checked as the C type''s input checks it: uuid syntax, version 8, variant 10';
+COMMENT ON FUNCTION @extschema@.iuid(pg_catalog.text) IS 'text to iuid (a uuid), checked as the C type''s input checks it: uuid syntax, version 8, variant 10';
 
-CREATE OR REPLACE FUNCTION @extschema@.iuid(id uuid) RETURNS uuid
+CREATE OR REPLACE FUNCTION @extschema@.iuid(id pg_catalog.uuid) RETURNS pg_catalog.uuid
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 DECLARE
-	t text := id::text;
+	t pg_catalog.text := id::pg_catalog.text;
 BEGIN
-	IF substr(t, 15, 1) <> '8' OR substr(t, 20, 1) NOT IN ('8', '9', 'a', 'b') THEN
+	IF pg_catalog.substr(t, 15, 1) OPERATOR(pg_catalog.<>) '8' OR NOT (pg_catalog.substr(t, 20, 1) OPERATOR(pg_catalog.=) ANY (ARRAY['8', '9', 'a', 'b'])) THEN
 		PERFORM _iuid_refuse(id, t);
 	END IF;
 	RETURN id;
 END
 $$;
-COMMENT ON FUNCTION @extschema@.iuid(uuid) IS 'the uuid if it is an iuid (version 8, variant 10), checked as the cast uuid to iuid checks it';
+COMMENT ON FUNCTION @extschema@.iuid(pg_catalog.uuid) IS 'the uuid if it is an iuid (version 8, variant 10), checked as the cast uuid to iuid checks it';
 
-CREATE OR REPLACE FUNCTION @extschema@._iuid_arg(value int, field text) RETURNS int
+CREATE OR REPLACE FUNCTION @extschema@._iuid_arg(value int, field pg_catalog.text) RETURNS int
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	IF value NOT BETWEEN 0 AND 255 THEN
-		PERFORM _invalid(format('iuid %s %s is out of range', field, value), 'Valid values are from 0 to 255.', '22003');
+	IF NOT ((value OPERATOR(pg_catalog.>=) 0 AND value OPERATOR(pg_catalog.<=) 255)) THEN
+		PERFORM _invalid(pg_catalog.format('iuid %s %s is out of range', field, value), 'Valid values are from 0 to 255.', '22003');
 	END IF;
 	RETURN value;
 END
 $$;
-COMMENT ON FUNCTION @extschema@._iuid_arg(int, text) IS 'internal: the error for a country or entity out of range';
+COMMENT ON FUNCTION @extschema@._iuid_arg(int, pg_catalog.text) IS 'internal: the error for a country or entity out of range';
 
 -- iuid's 16 bytes (SPEC.md): ms | ver 8 | format version | country, then
 -- var 0b10 | entity | 54 random bits
 
-CREATE OR REPLACE FUNCTION @extschema@.iuid_generate(country int4, entity int4) RETURNS uuid
+CREATE OR REPLACE FUNCTION @extschema@.iuid_generate(country pg_catalog.int4, entity pg_catalog.int4) RETURNS pg_catalog.uuid
 	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SET search_path FROM CURRENT AS $$
 DECLARE
-	us bigint := (date_part('epoch', clock_timestamp()) * 1000000)::bigint;
-	now_ms bigint := us / 1000;
+	us bigint := (pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000)::bigint;
+	now_ms bigint := us OPERATOR(pg_catalog./) 1000;
 	frac bigint;
-	pid text;
-	st text;
-	u text;
+	pid pg_catalog.text;
+	st pg_catalog.text;
+	u pg_catalog.text;
 	s_ms bigint;
 	s_rand bigint;
 	ms bigint;
 	rand bigint;
 	inc bigint;
 BEGIN
-	IF country NOT BETWEEN 0 AND 255 OR entity NOT BETWEEN 0 AND 255 THEN
+	IF NOT ((country OPERATOR(pg_catalog.>=) 0 AND country OPERATOR(pg_catalog.<=) 255)) OR NOT ((entity OPERATOR(pg_catalog.>=) 0 AND entity OPERATOR(pg_catalog.<=) 255)) THEN
 		PERFORM _iuid_arg(country, 'country'), _iuid_arg(entity, 'entity');
 	END IF;
-	frac := ((us % 1000) << 9) / 1000;
-	pid := pg_backend_pid() || ',';
-	st := current_setting('idgen_portable.iuid', true);
-	u := gen_random_uuid()::text;
-	IF starts_with(st, pid) AND st ~ '^[0-9]+,[0-9]+,[0-9]+$' THEN
-		s_ms := split_part(st, ',', 2)::bigint;
-		s_rand := split_part(st, ',', 3)::bigint;
+	frac := ((us OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.<<) 9) OPERATOR(pg_catalog./) 1000;
+	pid := pg_catalog.pg_backend_pid() OPERATOR(pg_catalog.||) ',';
+	st := pg_catalog.current_setting('idgen_portable.iuid', true);
+	u := pg_catalog.gen_random_uuid()::pg_catalog.text;
+	IF pg_catalog.starts_with(st, pid) AND st OPERATOR(pg_catalog.~) '^[0-9]+,[0-9]+,[0-9]+$' THEN
+		s_ms := pg_catalog.split_part(st, ',', 2)::bigint;
+		s_rand := pg_catalog.split_part(st, ',', 3)::bigint;
 	END IF;
-	IF s_ms IS NULL OR s_rand > 18014398509481983 OR now_ms > s_ms OR s_ms - now_ms > 1000
-		OR (now_ms = s_ms AND frac > s_rand >> 45) THEN
+	IF s_ms IS NULL OR s_rand OPERATOR(pg_catalog.>) 18014398509481983 OR now_ms OPERATOR(pg_catalog.>) s_ms OR s_ms OPERATOR(pg_catalog.-) now_ms OPERATOR(pg_catalog.>) 1000
+		OR (now_ms OPERATOR(pg_catalog.=) s_ms AND frac OPERATOR(pg_catalog.>) (s_rand OPERATOR(pg_catalog.>>) 45)) THEN
 		ms := now_ms;
-		rand := (frac << 45) | (('x' || substr(u, 25, 12))::bit(48)::bigint & ((1::bigint << 45) - 1));
+		rand := (frac OPERATOR(pg_catalog.<<) 45) OPERATOR(pg_catalog.|) (('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 25, 12))::bit(48)::bigint OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 45) OPERATOR(pg_catalog.-) 1));
 	ELSE
-		inc := ('x' || substr(u, 1, 8))::bit(32)::bigint + 1;
-		IF s_rand > 18014398509481983 - inc THEN
-			ms := s_ms + 1;		-- borrow the next millisecond
-			rand := ('x' || substr(u, 25, 12))::bit(48)::bigint & ((1::bigint << 45) - 1);
+		inc := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 1, 8))::bit(32)::bigint OPERATOR(pg_catalog.+) 1;
+		IF s_rand OPERATOR(pg_catalog.>) (18014398509481983 OPERATOR(pg_catalog.-) inc) THEN
+			ms := s_ms OPERATOR(pg_catalog.+) 1;		-- borrow the next millisecond
+			rand := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 25, 12))::bit(48)::bigint OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 45) OPERATOR(pg_catalog.-) 1);
 		ELSE
 			ms := s_ms;
-			rand := s_rand + inc;
+			rand := s_rand OPERATOR(pg_catalog.+) inc;
 		END IF;
 	END IF;
-	IF now_ms < 0 OR ms > 281474976710655 THEN
+	IF now_ms OPERATOR(pg_catalog.<) 0 OR ms OPERATOR(pg_catalog.>) 281474976710655 THEN
 		PERFORM _clock_out_of_span('iuid');
 	END IF;
-	st := set_config('idgen_portable.iuid', pid || ms || ',' || rand, false);
-	RETURN encode(int8send((ms << 16) | 32768 | country) || int8send(-9223372036854775808 | (entity::bigint << 54) | rand),
-				  'hex')::uuid;
+	st := pg_catalog.set_config('idgen_portable.iuid', pid OPERATOR(pg_catalog.||) ms OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) rand, false);
+	RETURN pg_catalog.encode(pg_catalog.int8send((ms OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 32768 OPERATOR(pg_catalog.|) country) OPERATOR(pg_catalog.||) pg_catalog.int8send(-9223372036854775808 OPERATOR(pg_catalog.|) (entity::bigint OPERATOR(pg_catalog.<<) 54) OPERATOR(pg_catalog.|) rand),
+				  'hex')::pg_catalog.uuid;
 END
 $$;
-COMMENT ON FUNCTION @extschema@.iuid_generate(int4, int4) IS 'new iuid (a uuid) for country and entity (0-255), increasing within the session';
+COMMENT ON FUNCTION @extschema@.iuid_generate(pg_catalog.int4, pg_catalog.int4) IS 'new iuid (a uuid) for country and entity (0-255), increasing within the session';
 
 -- Backfill (SPEC.md): calls for a millisecond the current walk covers
 -- (from the one it began in to the last borrowed one) continue it; any
 -- other starts a fresh walk there, its random field's top bit clear.  The
 -- state is the setting idgen_portable.iuid_at: "PID,began,ms,rand".
-CREATE OR REPLACE FUNCTION @extschema@.iuid_generate(country int4, entity int4, at timestamptz) RETURNS uuid
+CREATE OR REPLACE FUNCTION @extschema@.iuid_generate(country pg_catalog.int4, entity pg_catalog.int4, at pg_catalog.timestamptz) RETURNS pg_catalog.uuid
 	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SET search_path FROM CURRENT AS $$
 DECLARE
 	-- floor, exactly (a float would misplace some milliseconds)
-	at_ms bigint := CASE WHEN isfinite(at) THEN floor(extract(epoch FROM at) * 1000)::bigint END;
-	pid text := pg_backend_pid() || ',';
-	st text := current_setting('idgen_portable.iuid_at', true);
-	u text := gen_random_uuid()::text;
+	at_ms bigint := CASE WHEN pg_catalog.isfinite(at) THEN pg_catalog.floor(extract(epoch FROM at) OPERATOR(pg_catalog.*) 1000)::bigint END;
+	pid pg_catalog.text := pg_catalog.pg_backend_pid() OPERATOR(pg_catalog.||) ',';
+	st pg_catalog.text := pg_catalog.current_setting('idgen_portable.iuid_at', true);
+	u pg_catalog.text := pg_catalog.gen_random_uuid()::pg_catalog.text;
 	began bigint;
 	s_ms bigint;
 	s_rand bigint;
@@ -347,109 +370,109 @@ DECLARE
 	rand bigint;
 	inc bigint;
 BEGIN
-	IF country NOT BETWEEN 0 AND 255 OR entity NOT BETWEEN 0 AND 255 THEN
+	IF NOT ((country OPERATOR(pg_catalog.>=) 0 AND country OPERATOR(pg_catalog.<=) 255)) OR NOT ((entity OPERATOR(pg_catalog.>=) 0 AND entity OPERATOR(pg_catalog.<=) 255)) THEN
 		PERFORM _iuid_arg(country, 'country'), _iuid_arg(entity, 'entity');
 	END IF;
-	IF at_ms IS NULL OR at_ms NOT BETWEEN 0 AND 281474976710655 THEN
+	IF at_ms IS NULL OR NOT ((at_ms OPERATOR(pg_catalog.>=) 0 AND at_ms OPERATOR(pg_catalog.<=) 281474976710655)) THEN
 		PERFORM _units(at, 'iuid');
 	END IF;
-	IF starts_with(st, pid) AND st ~ '^[0-9]+,[0-9]+,[0-9]+,[0-9]+$' THEN
-		began := split_part(st, ',', 2)::bigint;
-		s_ms := split_part(st, ',', 3)::bigint;
-		s_rand := split_part(st, ',', 4)::bigint;
+	IF pg_catalog.starts_with(st, pid) AND st OPERATOR(pg_catalog.~) '^[0-9]+,[0-9]+,[0-9]+,[0-9]+$' THEN
+		began := pg_catalog.split_part(st, ',', 2)::bigint;
+		s_ms := pg_catalog.split_part(st, ',', 3)::bigint;
+		s_rand := pg_catalog.split_part(st, ',', 4)::bigint;
 	END IF;
-	IF s_ms IS NULL OR s_rand > 18014398509481983 OR at_ms < began OR at_ms > s_ms THEN
+	IF s_ms IS NULL OR s_rand OPERATOR(pg_catalog.>) 18014398509481983 OR at_ms OPERATOR(pg_catalog.<) began OR at_ms OPERATOR(pg_catalog.>) s_ms THEN
 		began := at_ms;
 		ms := at_ms;
-		rand := ('x' || substr(u, 10, 4) || substr(u, 25, 12))::bit(64)::bigint & 9007199254740991;
+		rand := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 10, 4) OPERATOR(pg_catalog.||) pg_catalog.substr(u, 25, 12))::bit(64)::bigint OPERATOR(pg_catalog.&) 9007199254740991;
 	ELSE
-		inc := ('x' || substr(u, 1, 8))::bit(32)::bigint + 1;
-		IF s_rand > 18014398509481983 - inc THEN
-			ms := s_ms + 1;		-- borrow the next millisecond
-			rand := ('x' || substr(u, 10, 4) || substr(u, 25, 12))::bit(64)::bigint & 9007199254740991;
+		inc := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 1, 8))::bit(32)::bigint OPERATOR(pg_catalog.+) 1;
+		IF s_rand OPERATOR(pg_catalog.>) (18014398509481983 OPERATOR(pg_catalog.-) inc) THEN
+			ms := s_ms OPERATOR(pg_catalog.+) 1;		-- borrow the next millisecond
+			rand := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 10, 4) OPERATOR(pg_catalog.||) pg_catalog.substr(u, 25, 12))::bit(64)::bigint OPERATOR(pg_catalog.&) 9007199254740991;
 		ELSE
 			ms := s_ms;
-			rand := s_rand + inc;
+			rand := s_rand OPERATOR(pg_catalog.+) inc;
 		END IF;
 	END IF;
-	IF ms > 281474976710655 THEN
+	IF ms OPERATOR(pg_catalog.>) 281474976710655 THEN
 		PERFORM _units(NULL, 'iuid');
 	END IF;
-	st := set_config('idgen_portable.iuid_at', pid || began || ',' || ms || ',' || rand, false);
-	RETURN encode(int8send((ms << 16) | 32768 | country) || int8send(-9223372036854775808 | (entity::bigint << 54) | rand),
-				  'hex')::uuid;
+	st := pg_catalog.set_config('idgen_portable.iuid_at', pid OPERATOR(pg_catalog.||) began OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) ms OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) rand, false);
+	RETURN pg_catalog.encode(pg_catalog.int8send((ms OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 32768 OPERATOR(pg_catalog.|) country) OPERATOR(pg_catalog.||) pg_catalog.int8send(-9223372036854775808 OPERATOR(pg_catalog.|) (entity::bigint OPERATOR(pg_catalog.<<) 54) OPERATOR(pg_catalog.|) rand),
+				  'hex')::pg_catalog.uuid;
 END
 $$;
-COMMENT ON FUNCTION @extschema@.iuid_generate(int4, int4, timestamptz) IS 'iuid (a uuid) for a given time (backfill); consecutive calls of the session for one millisecond never repeat';
+COMMENT ON FUNCTION @extschema@.iuid_generate(pg_catalog.int4, pg_catalog.int4, pg_catalog.timestamptz) IS 'iuid (a uuid) for a given time (backfill); consecutive calls of the session for one millisecond never repeat';
 
-CREATE OR REPLACE FUNCTION @extschema@.iuid_from_timestamp(timestamptz) RETURNS uuid
+CREATE OR REPLACE FUNCTION @extschema@.iuid_from_timestamp(pg_catalog.timestamptz) RETURNS pg_catalog.uuid
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	RETURN encode(int8send((_units($1, 'iuid') << 16) | 32768) || '\x8000000000000000'::bytea, 'hex')::uuid;
+	RETURN pg_catalog.encode(pg_catalog.int8send((_units($1, 'iuid') OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 32768) OPERATOR(pg_catalog.||) '\x8000000000000000'::pg_catalog.bytea, 'hex')::pg_catalog.uuid;
 END
 $$;
-COMMENT ON FUNCTION @extschema@.iuid_from_timestamp(timestamptz) IS 'least iuid of the millisecond: lower bound for partitions and range scans';
+COMMENT ON FUNCTION @extschema@.iuid_from_timestamp(pg_catalog.timestamptz) IS 'least iuid of the millisecond: lower bound for partitions and range scans';
 
-CREATE OR REPLACE FUNCTION @extschema@.iuid_max_for_timestamp(timestamptz) RETURNS uuid
+CREATE OR REPLACE FUNCTION @extschema@.iuid_max_for_timestamp(pg_catalog.timestamptz) RETURNS pg_catalog.uuid
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	RETURN encode(int8send((_units($1, 'iuid') << 16) | 36863) || '\xbfffffffffffffff'::bytea, 'hex')::uuid;
+	RETURN pg_catalog.encode(pg_catalog.int8send((_units($1, 'iuid') OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 36863) OPERATOR(pg_catalog.||) '\xbfffffffffffffff'::pg_catalog.bytea, 'hex')::pg_catalog.uuid;
 END
 $$;
-COMMENT ON FUNCTION @extschema@.iuid_max_for_timestamp(timestamptz) IS 'greatest iuid of the millisecond (every later field at its maximum): inclusive upper bound';
+COMMENT ON FUNCTION @extschema@.iuid_max_for_timestamp(pg_catalog.timestamptz) IS 'greatest iuid of the millisecond (every later field at its maximum): inclusive upper bound';
 
-CREATE OR REPLACE FUNCTION @extschema@.iuid_timestamp(uuid) RETURNS timestamptz
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-DECLARE
-	t text := $1::text;
-	ms bigint := ('x' || substr(t, 1, 8) || substr(t, 10, 4))::bit(48)::bigint;
-BEGIN
-	IF substr(t, 15, 1) <> '8' OR substr(t, 20, 1) NOT IN ('8', '9', 'a', 'b') THEN
-		PERFORM _iuid_refuse($1, t);
-	END IF;
-	RETURN to_timestamp((ms / 1000)::float8) + (ms % 1000) * interval '1 millisecond';
-END
-$$;
-COMMENT ON FUNCTION @extschema@.iuid_timestamp(uuid) IS 'creation time of an iuid';
-
-CREATE OR REPLACE FUNCTION @extschema@.iuid_country(uuid) RETURNS int4
+CREATE OR REPLACE FUNCTION @extschema@.iuid_timestamp(pg_catalog.uuid) RETURNS pg_catalog.timestamptz
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 DECLARE
-	t text := $1::text;
+	t pg_catalog.text := $1::pg_catalog.text;
+	ms bigint := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(t, 1, 8) OPERATOR(pg_catalog.||) pg_catalog.substr(t, 10, 4))::bit(48)::bigint;
 BEGIN
-	IF substr(t, 15, 1) <> '8' OR substr(t, 20, 1) NOT IN ('8', '9', 'a', 'b') THEN
+	IF pg_catalog.substr(t, 15, 1) OPERATOR(pg_catalog.<>) '8' OR NOT (pg_catalog.substr(t, 20, 1) OPERATOR(pg_catalog.=) ANY (ARRAY['8', '9', 'a', 'b'])) THEN
 		PERFORM _iuid_refuse($1, t);
 	END IF;
-	RETURN ('x' || substr(t, 17, 2))::bit(8)::int4;
+	RETURN pg_catalog.to_timestamp((ms OPERATOR(pg_catalog./) 1000)::pg_catalog.float8) OPERATOR(pg_catalog.+) ((ms OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.*) interval '1 millisecond');
 END
 $$;
-COMMENT ON FUNCTION @extschema@.iuid_country(uuid) IS 'country of an iuid (0-255)';
+COMMENT ON FUNCTION @extschema@.iuid_timestamp(pg_catalog.uuid) IS 'creation time of an iuid';
 
-CREATE OR REPLACE FUNCTION @extschema@.iuid_entity(uuid) RETURNS int4
+CREATE OR REPLACE FUNCTION @extschema@.iuid_country(pg_catalog.uuid) RETURNS pg_catalog.int4
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 DECLARE
-	t text := $1::text;
+	t pg_catalog.text := $1::pg_catalog.text;
 BEGIN
-	IF substr(t, 15, 1) <> '8' OR substr(t, 20, 1) NOT IN ('8', '9', 'a', 'b') THEN
+	IF pg_catalog.substr(t, 15, 1) OPERATOR(pg_catalog.<>) '8' OR NOT (pg_catalog.substr(t, 20, 1) OPERATOR(pg_catalog.=) ANY (ARRAY['8', '9', 'a', 'b'])) THEN
 		PERFORM _iuid_refuse($1, t);
 	END IF;
-	RETURN (('x' || substr(t, 20, 3))::bit(12)::int4 >> 2) & 255;
+	RETURN ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(t, 17, 2))::bit(8)::pg_catalog.int4;
 END
 $$;
-COMMENT ON FUNCTION @extschema@.iuid_entity(uuid) IS 'service entity of an iuid (0-255)';
+COMMENT ON FUNCTION @extschema@.iuid_country(pg_catalog.uuid) IS 'country of an iuid (0-255)';
 
-CREATE OR REPLACE FUNCTION @extschema@.iuid_format_version(uuid) RETURNS int4
+CREATE OR REPLACE FUNCTION @extschema@.iuid_entity(pg_catalog.uuid) RETURNS pg_catalog.int4
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 DECLARE
-	t text := $1::text;
+	t pg_catalog.text := $1::pg_catalog.text;
 BEGIN
-	IF substr(t, 15, 1) <> '8' OR substr(t, 20, 1) NOT IN ('8', '9', 'a', 'b') THEN
+	IF pg_catalog.substr(t, 15, 1) OPERATOR(pg_catalog.<>) '8' OR NOT (pg_catalog.substr(t, 20, 1) OPERATOR(pg_catalog.=) ANY (ARRAY['8', '9', 'a', 'b'])) THEN
 		PERFORM _iuid_refuse($1, t);
 	END IF;
-	RETURN ('x' || substr(t, 16, 1))::bit(4)::int4;
+	RETURN (('x' OPERATOR(pg_catalog.||) pg_catalog.substr(t, 20, 3))::bit(12)::pg_catalog.int4 OPERATOR(pg_catalog.>>) 2) OPERATOR(pg_catalog.&) 255;
 END
 $$;
-COMMENT ON FUNCTION @extschema@.iuid_format_version(uuid) IS 'format version of an iuid (0 today)';
+COMMENT ON FUNCTION @extschema@.iuid_entity(pg_catalog.uuid) IS 'service entity of an iuid (0-255)';
+
+CREATE OR REPLACE FUNCTION @extschema@.iuid_format_version(pg_catalog.uuid) RETURNS pg_catalog.int4
+	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
+DECLARE
+	t pg_catalog.text := $1::pg_catalog.text;
+BEGIN
+	IF pg_catalog.substr(t, 15, 1) OPERATOR(pg_catalog.<>) '8' OR NOT (pg_catalog.substr(t, 20, 1) OPERATOR(pg_catalog.=) ANY (ARRAY['8', '9', 'a', 'b'])) THEN
+		PERFORM _iuid_refuse($1, t);
+	END IF;
+	RETURN ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(t, 16, 1))::bit(4)::pg_catalog.int4;
+END
+$$;
+COMMENT ON FUNCTION @extschema@.iuid_format_version(pg_catalog.uuid) IS 'format version of an iuid (0 today)';
 
 --
 -- distid (in numeric(28,0)) and its text forms
@@ -459,46 +482,46 @@ COMMENT ON FUNCTION @extschema@.iuid_format_version(uuid) IS 'format version of 
 CREATE OR REPLACE FUNCTION @extschema@.distid(id numeric) RETURNS numeric
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 DECLARE
-	t text;
+	t pg_catalog.text;
 BEGIN
-	IF id BETWEEN 0 AND 9999999999999999999999999999 AND scale(id) = 0 THEN
+	IF (id OPERATOR(pg_catalog.>=) 0 AND id OPERATOR(pg_catalog.<=) 9999999999999999999999999999) AND pg_catalog.scale(id) OPERATOR(pg_catalog.=) 0 THEN
 		RETURN id;
 	END IF;
-	t := id::text;
-	IF t IN ('NaN', 'Infinity', '-Infinity') THEN
+	t := id::pg_catalog.text;
+	IF t OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity', '-Infinity']) THEN
 		t := 'A distid is a whole number from 0 to 9999999999999999999999999999.';
-	ELSIF left(t, 1) = '-' THEN
+	ELSIF pg_catalog.left(t, 1) OPERATOR(pg_catalog.=) '-' THEN
 		t := 'A distid cannot be negative.';
-	ELSIF id <> trunc(id) THEN
+	ELSIF id OPERATOR(pg_catalog.<>) pg_catalog.trunc(id) THEN
 		t := 'A distid has no fractional part.';
-	ELSIF id > 9999999999999999999999999999 THEN
+	ELSIF id OPERATOR(pg_catalog.>) 9999999999999999999999999999 THEN
 		t := 'Valid values are from 0 to 9999999999999999999999999999.';
 	ELSE
-		RETURN trunc(id);	-- a whole number written with zero decimals
+		RETURN pg_catalog.trunc(id);	-- a whole number written with zero decimals
 	END IF;
-	PERFORM _invalid(format('numeric value %s is out of range for type distid', id), t, '22003');
+	PERFORM _invalid(pg_catalog.format('numeric value %s is out of range for type distid', id), t, '22003');
 	RETURN NULL;
 END
 $$;
 COMMENT ON FUNCTION @extschema@.distid(numeric) IS 'the number if it is a distid (a whole number from 0 to 10^28-1), checked as the cast numeric to distid checks it';
 
 -- decimal text, read as the C type's input reads it
-CREATE OR REPLACE FUNCTION @extschema@.distid(input text) RETURNS numeric
+CREATE OR REPLACE FUNCTION @extschema@.distid(input pg_catalog.text) RETURNS numeric
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	IF input = '' THEN
-		PERFORM _invalid(format('invalid input syntax for type distid: "%s"', input), 'Input is empty.');
-	ELSIF input !~ '^[0-9]+$' THEN
-		PERFORM _invalid(format('invalid input syntax for type distid: "%s"', input),
-						 _bad_char(input, length(substring(input FROM '^[0-9]*')) + 1));
-	ELSIF input::numeric > 9999999999999999999999999999 THEN
-		PERFORM _invalid(format('value "%s" is out of range for type distid', input),
+	IF input OPERATOR(pg_catalog.=) '' THEN
+		PERFORM _invalid(pg_catalog.format('invalid input syntax for type distid: "%s"', input), 'Input is empty.');
+	ELSIF input OPERATOR(pg_catalog.!~) '^[0-9]+$' THEN
+		PERFORM _invalid(pg_catalog.format('invalid input syntax for type distid: "%s"', input),
+						 _bad_char(input, pg_catalog.length(substring(input FROM '^[0-9]*')) OPERATOR(pg_catalog.+) 1));
+	ELSIF input::numeric OPERATOR(pg_catalog.>) 9999999999999999999999999999 THEN
+		PERFORM _invalid(pg_catalog.format('value "%s" is out of range for type distid', input),
 						 'Valid values are from 0 to 9999999999999999999999999999.', '22003');
 	END IF;
 	RETURN input::numeric;
 END
 $$;
-COMMENT ON FUNCTION @extschema@.distid(text) IS 'decimal text to distid (a numeric), checked as the C type''s input checks it';
+COMMENT ON FUNCTION @extschema@.distid(pg_catalog.text) IS 'decimal text to distid (a numeric), checked as the C type''s input checks it';
 
 -- DistributedIdGenerator.CreateValues() (SPEC.md, distid): stamped 1000 ms
 -- in the past; 48 fresh random bits (0 becomes 1) in a new millisecond; in
@@ -508,42 +531,42 @@ COMMENT ON FUNCTION @extschema@.distid(text) IS 'decimal text to distid (a numer
 CREATE OR REPLACE FUNCTION @extschema@.distid_generate() RETURNS numeric
 	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SET search_path FROM CURRENT AS $$
 DECLARE
-	pid text := pg_backend_pid() || ',';
-	st text := current_setting('idgen_portable.distid', true);
+	pid pg_catalog.text := pg_catalog.pg_backend_pid() OPERATOR(pg_catalog.||) ',';
+	st pg_catalog.text := pg_catalog.current_setting('idgen_portable.distid', true);
 	prev_ts bigint := 0;
 	prev_rand bigint := 0;
 	ts bigint;
 	r bigint;
 	inc bigint;
 BEGIN
-	IF starts_with(st, pid) AND st ~ '^[0-9]+,[0-9]+,[0-9]+$' THEN
-		prev_ts := split_part(st, ',', 2)::bigint;
-		prev_rand := least(split_part(st, ',', 3)::bigint, 281474976710655);
+	IF pg_catalog.starts_with(st, pid) AND st OPERATOR(pg_catalog.~) '^[0-9]+,[0-9]+,[0-9]+$' THEN
+		prev_ts := pg_catalog.split_part(st, ',', 2)::bigint;
+		prev_rand := least(pg_catalog.split_part(st, ',', 3)::bigint, 281474976710655);
 	END IF;
 	LOOP
-		ts := (date_part('epoch', clock_timestamp()) * 1000000)::bigint / 1000 + 2208988800000 - 1000;
-		r := greatest(('x' || substr(gen_random_uuid()::text, 25, 12))::bit(48)::bigint, 1);
-		IF ts <= prev_ts THEN
-			inc := greatest(r & 2199023255551, 1);
-			IF inc <= 281474976710655 - prev_rand THEN
-				prev_rand := prev_rand + inc;
-				st := set_config('idgen_portable.distid', pid || prev_ts || ',' || prev_rand, false);
-				RETURN prev_ts * 281474976710656::numeric + prev_rand;
+		ts := (pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000)::bigint OPERATOR(pg_catalog./) 1000 OPERATOR(pg_catalog.+) 2208988800000 OPERATOR(pg_catalog.-) 1000;
+		r := greatest(('x' OPERATOR(pg_catalog.||) pg_catalog.substr(pg_catalog.gen_random_uuid()::pg_catalog.text, 25, 12))::bit(48)::bigint, 1);
+		IF ts OPERATOR(pg_catalog.<=) prev_ts THEN
+			inc := greatest(r OPERATOR(pg_catalog.&) 2199023255551, 1);
+			IF inc OPERATOR(pg_catalog.<=) (281474976710655 OPERATOR(pg_catalog.-) prev_rand) THEN
+				prev_rand := prev_rand OPERATOR(pg_catalog.+) inc;
+				st := pg_catalog.set_config('idgen_portable.distid', pid OPERATOR(pg_catalog.||) prev_ts OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) prev_rand, false);
+				RETURN prev_ts OPERATOR(pg_catalog.*) 281474976710656::numeric OPERATOR(pg_catalog.+) prev_rand;
 			END IF;
 			-- overflow: a later millisecond that is still in the past
-			IF prev_ts < ts + 999 THEN
-				ts := prev_ts + 1;
-			ELSIF prev_ts - (ts + 999) <= 1000 THEN
-				PERFORM pg_sleep(0.001);
+			IF prev_ts OPERATOR(pg_catalog.<) (ts OPERATOR(pg_catalog.+) 999) THEN
+				ts := prev_ts OPERATOR(pg_catalog.+) 1;
+			ELSIF prev_ts OPERATOR(pg_catalog.-) (ts OPERATOR(pg_catalog.+) 999) OPERATOR(pg_catalog.<=) 1000 THEN
+				PERFORM pg_catalog.pg_sleep(0.001);
 				CONTINUE;
 			END IF;
 			-- else the clock went back by more than a second: follow it
 		END IF;
-		IF ts NOT BETWEEN 0 AND 35184372088831 THEN
+		IF NOT ((ts OPERATOR(pg_catalog.>=) 0 AND ts OPERATOR(pg_catalog.<=) 35184372088831)) THEN
 			PERFORM _clock_out_of_span('distid');
 		END IF;
-		st := set_config('idgen_portable.distid', pid || ts || ',' || r, false);
-		RETURN ts * 281474976710656::numeric + r;
+		st := pg_catalog.set_config('idgen_portable.distid', pid OPERATOR(pg_catalog.||) ts OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) r, false);
+		RETURN ts OPERATOR(pg_catalog.*) 281474976710656::numeric OPERATOR(pg_catalog.+) r;
 	END LOOP;
 END
 $$;
@@ -552,99 +575,99 @@ COMMENT ON FUNCTION @extschema@.distid_generate() IS 'new DistributedId (a numer
 CREATE OR REPLACE FUNCTION @extschema@.distid_generate_dense() RETURNS numeric
 	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SET search_path FROM CURRENT AS $$
 DECLARE
-	us bigint := (date_part('epoch', clock_timestamp()) * 1000000)::bigint;
-	now_ms bigint := us / 1000 + 2208988800000 - 1000;
+	us bigint := (pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000)::bigint;
+	now_ms bigint := us OPERATOR(pg_catalog./) 1000 OPERATOR(pg_catalog.+) 2208988800000 OPERATOR(pg_catalog.-) 1000;
 	frac bigint;
-	pid text;
-	st text;
-	u text;
+	pid pg_catalog.text;
+	st pg_catalog.text;
+	u pg_catalog.text;
 	s_ms bigint;
 	s_rand bigint;
 	ms bigint;
 	rand bigint;
 	inc bigint;
 BEGIN
-	frac := ((us % 1000) << 9) / 1000;
-	pid := pg_backend_pid() || ',';
-	st := current_setting('idgen_portable.distid_dense', true);
-	u := gen_random_uuid()::text;
-	IF starts_with(st, pid) AND st ~ '^[0-9]+,[0-9]+,[0-9]+$' THEN
-		s_ms := split_part(st, ',', 2)::bigint;
-		s_rand := split_part(st, ',', 3)::bigint;
+	frac := ((us OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.<<) 9) OPERATOR(pg_catalog./) 1000;
+	pid := pg_catalog.pg_backend_pid() OPERATOR(pg_catalog.||) ',';
+	st := pg_catalog.current_setting('idgen_portable.distid_dense', true);
+	u := pg_catalog.gen_random_uuid()::pg_catalog.text;
+	IF pg_catalog.starts_with(st, pid) AND st OPERATOR(pg_catalog.~) '^[0-9]+,[0-9]+,[0-9]+$' THEN
+		s_ms := pg_catalog.split_part(st, ',', 2)::bigint;
+		s_rand := pg_catalog.split_part(st, ',', 3)::bigint;
 	END IF;
-	IF s_ms IS NULL OR s_rand > 281474976710655 OR now_ms > s_ms OR s_ms - now_ms > 1000
-		OR (now_ms = s_ms AND frac > s_rand >> 39) THEN
+	IF s_ms IS NULL OR s_rand OPERATOR(pg_catalog.>) 281474976710655 OR now_ms OPERATOR(pg_catalog.>) s_ms OR s_ms OPERATOR(pg_catalog.-) now_ms OPERATOR(pg_catalog.>) 1000
+		OR (now_ms OPERATOR(pg_catalog.=) s_ms AND frac OPERATOR(pg_catalog.>) (s_rand OPERATOR(pg_catalog.>>) 39)) THEN
 		ms := now_ms;
-		rand := (frac << 39) | (('x' || substr(u, 25, 12))::bit(48)::bigint & ((1::bigint << 39) - 1));
+		rand := (frac OPERATOR(pg_catalog.<<) 39) OPERATOR(pg_catalog.|) (('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 25, 12))::bit(48)::bigint OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 39) OPERATOR(pg_catalog.-) 1));
 	ELSE
-		inc := ('x' || substr(u, 1, 8))::bit(32)::bigint + 1;
-		IF s_rand > 281474976710655 - inc THEN
-			ms := s_ms + 1;		-- borrow the next millisecond
-			rand := ('x' || substr(u, 25, 12))::bit(48)::bigint & ((1::bigint << 39) - 1);
+		inc := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 1, 8))::bit(32)::bigint OPERATOR(pg_catalog.+) 1;
+		IF s_rand OPERATOR(pg_catalog.>) (281474976710655 OPERATOR(pg_catalog.-) inc) THEN
+			ms := s_ms OPERATOR(pg_catalog.+) 1;		-- borrow the next millisecond
+			rand := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 25, 12))::bit(48)::bigint OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 39) OPERATOR(pg_catalog.-) 1);
 		ELSE
 			ms := s_ms;
-			rand := s_rand + inc;
+			rand := s_rand OPERATOR(pg_catalog.+) inc;
 		END IF;
 	END IF;
-	IF now_ms < 0 OR ms > 35184372088831 THEN
+	IF now_ms OPERATOR(pg_catalog.<) 0 OR ms OPERATOR(pg_catalog.>) 35184372088831 THEN
 		PERFORM _clock_out_of_span('distid');
 	END IF;
-	st := set_config('idgen_portable.distid_dense', pid || ms || ',' || rand, false);
-	RETURN ms * 281474976710656::numeric + rand;
+	st := pg_catalog.set_config('idgen_portable.distid_dense', pid OPERATOR(pg_catalog.||) ms OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) rand, false);
+	RETURN ms OPERATOR(pg_catalog.*) 281474976710656::numeric OPERATOR(pg_catalog.+) rand;
 END
 $$;
 COMMENT ON FUNCTION @extschema@.distid_generate_dense() IS 'new DistributedId (a numeric) with iuid''s dense scheme (clock bits, random bits, borrowed milliseconds), stamped 1 s in the past; not rate limited';
 
-CREATE OR REPLACE FUNCTION @extschema@.distid_timestamp(numeric) RETURNS timestamptz
+CREATE OR REPLACE FUNCTION @extschema@.distid_timestamp(numeric) RETURNS pg_catalog.timestamptz
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 DECLARE
 	ms bigint;
 BEGIN
-	IF NOT ($1 BETWEEN 0 AND 9999999999999999999999999999 AND scale($1) = 0) THEN
+	IF NOT (($1 OPERATOR(pg_catalog.>=) 0 AND $1 OPERATOR(pg_catalog.<=) 9999999999999999999999999999) AND pg_catalog.scale($1) OPERATOR(pg_catalog.=) 0) THEN
 		PERFORM distid($1);
 	END IF;
-	ms := div($1, 281474976710656)::bigint - 2208988800000;
-	RETURN to_timestamp((ms / 1000)::float8) + (ms % 1000) * interval '1 millisecond';
+	ms := pg_catalog.div($1, 281474976710656)::bigint OPERATOR(pg_catalog.-) 2208988800000;
+	RETURN pg_catalog.to_timestamp((ms OPERATOR(pg_catalog./) 1000)::pg_catalog.float8) OPERATOR(pg_catalog.+) ((ms OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.*) interval '1 millisecond');
 END
 $$;
 COMMENT ON FUNCTION @extschema@.distid_timestamp(numeric) IS 'creation time of a distid';
 
-CREATE OR REPLACE FUNCTION @extschema@.distid_from_timestamp(timestamptz) RETURNS numeric
+CREATE OR REPLACE FUNCTION @extschema@.distid_from_timestamp(pg_catalog.timestamptz) RETURNS numeric
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	RETURN _units($1, 'distid') * 281474976710656::numeric;
+	RETURN _units($1, 'distid') OPERATOR(pg_catalog.*) 281474976710656::numeric;
 END
 $$;
-COMMENT ON FUNCTION @extschema@.distid_from_timestamp(timestamptz) IS 'least distid of the millisecond: lower bound for partitions and range scans';
+COMMENT ON FUNCTION @extschema@.distid_from_timestamp(pg_catalog.timestamptz) IS 'least distid of the millisecond: lower bound for partitions and range scans';
 
-CREATE OR REPLACE FUNCTION @extschema@.distid_max_for_timestamp(timestamptz) RETURNS numeric
+CREATE OR REPLACE FUNCTION @extschema@.distid_max_for_timestamp(pg_catalog.timestamptz) RETURNS numeric
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	RETURN least(_units($1, 'distid') * 281474976710656::numeric + 281474976710655, 9999999999999999999999999999);
+	RETURN least(_units($1, 'distid') OPERATOR(pg_catalog.*) 281474976710656::numeric OPERATOR(pg_catalog.+) 281474976710655, 9999999999999999999999999999);
 END
 $$;
-COMMENT ON FUNCTION @extschema@.distid_max_for_timestamp(timestamptz) IS 'greatest distid of the millisecond: inclusive upper bound';
+COMMENT ON FUNCTION @extschema@.distid_max_for_timestamp(pg_catalog.timestamptz) IS 'greatest distid of the millisecond: inclusive upper bound';
 
 --
 -- Base62 blocks and the alphanumeric forms
 --
 
 -- fixed-width base62 (digits, upper case, lower case) of 0 <= v < 62^width
-CREATE OR REPLACE FUNCTION @extschema@._base62(v numeric, width int) RETURNS text
+CREATE OR REPLACE FUNCTION @extschema@._base62(v numeric, width int) RETURNS pg_catalog.text
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 DECLARE
-	out text := '';
+	out pg_catalog.text := '';
 	small bigint;
 BEGIN
 	-- numeric arithmetic until the rest fits a bigint
-	WHILE v > 9223372036854775807 LOOP
-		out := substr('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', mod(v, 62)::int + 1, 1) || out;
-		v := div(v, 62);
+	WHILE v OPERATOR(pg_catalog.>) 9223372036854775807 LOOP
+		out := pg_catalog.substr('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', pg_catalog.mod(v, 62)::int OPERATOR(pg_catalog.+) 1, 1) OPERATOR(pg_catalog.||) out;
+		v := pg_catalog.div(v, 62);
 	END LOOP;
 	small := v;
-	WHILE length(out) < width LOOP
-		out := substr('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', (small % 62)::int + 1, 1) || out;
-		small := small / 62;
+	WHILE pg_catalog.length(out) OPERATOR(pg_catalog.<) width LOOP
+		out := pg_catalog.substr('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', (small OPERATOR(pg_catalog.%) 62)::int OPERATOR(pg_catalog.+) 1, 1) OPERATOR(pg_catalog.||) out;
+		small := small OPERATOR(pg_catalog./) 62;
 	END LOOP;
 	RETURN out;
 END
@@ -655,12 +678,12 @@ COMMENT ON FUNCTION @extschema@._base62(numeric, int) IS 'internal: a fixed-widt
 -- alphabet only, every base62 block at most 2^64-1 (widths NULL: one
 -- hexadecimal block), the value at most max.  The errors are the C
 -- functions': 22P02 "invalid WHAT".
-CREATE OR REPLACE FUNCTION @extschema@._decode_fixed(input text, what text, want int, widths int[],
-	max numeric, range_detail text) RETURNS numeric
+CREATE OR REPLACE FUNCTION @extschema@._decode_fixed(input pg_catalog.text, what pg_catalog.text, want int, widths int[],
+	max numeric, range_detail pg_catalog.text) RETURNS numeric
 	LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SET search_path FROM CURRENT AS $$
 DECLARE
-	msg text := format('invalid %s: "%s"', what, input);
-	alphabet text := CASE WHEN widths IS NULL THEN '0123456789ABCDEFabcdef'
+	msg pg_catalog.text := pg_catalog.format('invalid %s: "%s"', what, input);
+	alphabet pg_catalog.text := CASE WHEN widths IS NULL THEN '0123456789ABCDEFabcdef'
 					  ELSE '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz' END;
 	pos int := 1;
 	v numeric := 0;
@@ -669,81 +692,81 @@ DECLARE
 	d int;
 BEGIN
 	-- the encodings are ASCII: a character outside it is named before any length
-	IF input ~ '[^\x01-\x7f]' THEN
-		PERFORM _invalid(msg, _bad_char(input, length(substring(input FROM '^[\x01-\x7f]*')) + 1));
-	ELSIF input = '' THEN
+	IF input OPERATOR(pg_catalog.~) '[^\x01-\x7f]' THEN
+		PERFORM _invalid(msg, _bad_char(input, pg_catalog.length(substring(input FROM '^[\x01-\x7f]*')) OPERATOR(pg_catalog.+) 1));
+	ELSIF input OPERATOR(pg_catalog.=) '' THEN
 		PERFORM _invalid(msg, 'Input is empty.');
-	ELSIF length(input) <> want THEN
-		PERFORM _invalid(msg, format('Expected %s characters, found %s.', want, length(input)));
+	ELSIF pg_catalog.length(input) OPERATOR(pg_catalog.<>) want THEN
+		PERFORM _invalid(msg, pg_catalog.format('Expected %s characters, found %s.', want, pg_catalog.length(input)));
 	END IF;
 	FOREACH w IN ARRAY coalesce(widths, ARRAY[want]) LOOP
 		block := 0;
-		FOR i IN pos..pos + w - 1 LOOP
-			d := strpos(alphabet, substr(input, i, 1)) - 1;
-			IF d < 0 THEN
+		FOR i IN pos..pos OPERATOR(pg_catalog.+) w OPERATOR(pg_catalog.-) 1 LOOP
+			d := pg_catalog.strpos(alphabet, pg_catalog.substr(input, i, 1)) OPERATOR(pg_catalog.-) 1;
+			IF d OPERATOR(pg_catalog.<) 0 THEN
 				PERFORM _invalid(msg, _bad_char(input, i));
 			END IF;
 			IF widths IS NULL THEN
-				block := block * 16 + CASE WHEN d > 15 THEN d - 6 ELSE d END;
+				block := block OPERATOR(pg_catalog.*) 16 OPERATOR(pg_catalog.+) CASE WHEN d OPERATOR(pg_catalog.>) 15 THEN d OPERATOR(pg_catalog.-) 6 ELSE d END;
 			ELSE
-				block := block * 62 + d;
+				block := block OPERATOR(pg_catalog.*) 62 OPERATOR(pg_catalog.+) d;
 			END IF;
 		END LOOP;
-		IF widths IS NOT NULL AND block > 18446744073709551615 THEN
+		IF widths IS NOT NULL AND block OPERATOR(pg_catalog.>) 18446744073709551615 THEN
 			PERFORM _invalid(msg, 'A base62 block exceeds 2^64-1.');
 		END IF;
-		v := v * 18446744073709551616 + block;
-		pos := pos + w;
+		v := v OPERATOR(pg_catalog.*) 18446744073709551616 OPERATOR(pg_catalog.+) block;
+		pos := pos OPERATOR(pg_catalog.+) w;
 	END LOOP;
-	IF v > max THEN
+	IF v OPERATOR(pg_catalog.>) max THEN
 		PERFORM _invalid(msg, range_detail);
 	END IF;
 	RETURN v;
 END
 $$;
-COMMENT ON FUNCTION @extschema@._decode_fixed(text, text, int, int[], numeric, text) IS 'internal: strict decoding of a fixed-width encoded id';
+COMMENT ON FUNCTION @extschema@._decode_fixed(pg_catalog.text, pg_catalog.text, int, int[], numeric, pg_catalog.text) IS 'internal: strict decoding of a fixed-width encoded id';
 
-CREATE OR REPLACE FUNCTION @extschema@.distid_to_alphanumeric(numeric) RETURNS text
+CREATE OR REPLACE FUNCTION @extschema@.distid_to_alphanumeric(numeric) RETURNS pg_catalog.text
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	IF NOT ($1 BETWEEN 0 AND 9999999999999999999999999999 AND scale($1) = 0) THEN
+	IF NOT (($1 OPERATOR(pg_catalog.>=) 0 AND $1 OPERATOR(pg_catalog.<=) 9999999999999999999999999999) AND pg_catalog.scale($1) OPERATOR(pg_catalog.=) 0) THEN
 		PERFORM distid($1);
 	END IF;
-	RETURN _base62(div($1, 18446744073709551616), 5) || _base62(mod($1, 18446744073709551616), 11);
+	RETURN _base62(pg_catalog.div($1, 18446744073709551616), 5) OPERATOR(pg_catalog.||) _base62(pg_catalog.mod($1, 18446744073709551616), 11);
 END
 $$;
 COMMENT ON FUNCTION @extschema@.distid_to_alphanumeric(numeric) IS 'the 16-character base62 form of a distid';
 
-CREATE OR REPLACE FUNCTION @extschema@.distid_from_alphanumeric(text) RETURNS numeric
+CREATE OR REPLACE FUNCTION @extschema@.distid_from_alphanumeric(pg_catalog.text) RETURNS numeric
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
 	RETURN _decode_fixed($1, 'alphanumeric distid', 16, '{5,11}', 9999999999999999999999999999,
 						 'The value exceeds 9999999999999999999999999999.');
 END
 $$;
-COMMENT ON FUNCTION @extschema@.distid_from_alphanumeric(text) IS 'distid (a numeric) from its 16-character base62 form, strictly';
+COMMENT ON FUNCTION @extschema@.distid_from_alphanumeric(pg_catalog.text) IS 'distid (a numeric) from its 16-character base62 form, strictly';
 
-CREATE OR REPLACE FUNCTION @extschema@.distid_to_hex(numeric) RETURNS text
+CREATE OR REPLACE FUNCTION @extschema@.distid_to_hex(numeric) RETURNS pg_catalog.text
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	IF NOT ($1 BETWEEN 0 AND 9999999999999999999999999999 AND scale($1) = 0) THEN
+	IF NOT (($1 OPERATOR(pg_catalog.>=) 0 AND $1 OPERATOR(pg_catalog.<=) 9999999999999999999999999999) AND pg_catalog.scale($1) OPERATOR(pg_catalog.=) 0) THEN
 		PERFORM distid($1);
 	END IF;
-	RETURN upper(lpad(to_hex(div($1, 18446744073709551616)::bigint), 10, '0')
-				 || lpad(to_hex(div(mod($1, 18446744073709551616), 4294967296)::bigint), 8, '0')
-				 || lpad(to_hex(mod($1, 4294967296)::bigint), 8, '0'));
+	RETURN pg_catalog.upper(pg_catalog.lpad(pg_catalog.to_hex(pg_catalog.div($1, 18446744073709551616)::bigint), 10, '0')
+				 OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(pg_catalog.div(pg_catalog.mod($1, 18446744073709551616), 4294967296)::bigint), 8, '0')
+				 OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(pg_catalog.mod($1, 4294967296)::bigint), 8, '0'));
 END
 $$;
 COMMENT ON FUNCTION @extschema@.distid_to_hex(numeric) IS 'the 26-digit upper-case hexadecimal form of a distid';
 
-CREATE OR REPLACE FUNCTION @extschema@.distid_from_hex(text) RETURNS numeric
+CREATE OR REPLACE FUNCTION @extschema@.distid_from_hex(pg_catalog.text) RETURNS numeric
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
 	RETURN _decode_fixed($1, 'hexadecimal distid', 26, NULL, 9999999999999999999999999999,
 						 'The value exceeds 9999999999999999999999999999.');
 END
 $$;
-COMMENT ON FUNCTION @extschema@.distid_from_hex(text) IS 'distid (a numeric) from its 26-digit hexadecimal form, strictly';
+COMMENT ON FUNCTION @extschema@.distid_from_hex(pg_catalog.text) IS 'distid (a numeric) from its 26-digit hexadecimal form, strictly';
 
 --
 -- DistributedId128 (in uuid)
@@ -755,132 +778,132 @@ COMMENT ON FUNCTION @extschema@.distid_from_hex(text) IS 'distid (a numeric) fro
 -- and fraction add a random increment below 2^58 (0 becomes 1); on
 -- overflow sleep 1 ms.  The state is the setting idgen_portable.distid128:
 -- "PID,ms,R high,R low".
-CREATE OR REPLACE FUNCTION @extschema@.distid128_generate() RETURNS uuid
+CREATE OR REPLACE FUNCTION @extschema@.distid128_generate() RETURNS pg_catalog.uuid
 	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SET search_path FROM CURRENT AS $$
 DECLARE
-	pid text := pg_backend_pid() || ',';
-	st text := current_setting('idgen_portable.distid128', true);
+	pid pg_catalog.text := pg_catalog.pg_backend_pid() OPERATOR(pg_catalog.||) ',';
+	st pg_catalog.text := pg_catalog.current_setting('idgen_portable.distid128', true);
 	prev_ts bigint := 0;
 	prev_hi bigint := 0;
 	prev_lo bigint := 0;
 	us bigint;
 	now_ms bigint;
 	frac bigint;
-	u text;
+	u pg_catalog.text;
 	fresh_hi bigint;
 	fresh_lo bigint;
 	hi bigint;
 	lo bigint;
 	inc bigint;
 BEGIN
-	IF starts_with(st, pid) AND st ~ '^[0-9]+,[0-9]+,[0-9]+,[0-9]+$' THEN
-		prev_ts := split_part(st, ',', 2)::bigint;
-		prev_hi := least(split_part(st, ',', 3)::bigint, 4095);
-		prev_lo := split_part(st, ',', 4)::bigint;
+	IF pg_catalog.starts_with(st, pid) AND st OPERATOR(pg_catalog.~) '^[0-9]+,[0-9]+,[0-9]+,[0-9]+$' THEN
+		prev_ts := pg_catalog.split_part(st, ',', 2)::bigint;
+		prev_hi := least(pg_catalog.split_part(st, ',', 3)::bigint, 4095);
+		prev_lo := pg_catalog.split_part(st, ',', 4)::bigint;
 	END IF;
 	LOOP
-		us := (date_part('epoch', clock_timestamp()) * 1000000)::bigint;
-		now_ms := us / 1000 + 8520336000000;
-		frac := ((us % 1000) << 9) / 1000;
-		u := gen_random_uuid()::text;
+		us := (pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000)::bigint;
+		now_ms := us OPERATOR(pg_catalog./) 1000 OPERATOR(pg_catalog.+) 8520336000000;
+		frac := ((us OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.<<) 9) OPERATOR(pg_catalog./) 1000;
+		u := pg_catalog.gen_random_uuid()::pg_catalog.text;
 		-- a fresh R: the fraction, 3 random bits, then 63 random bits
-		fresh_hi := (frac << 3) | (('x' || substr(u, 16, 1))::bit(4)::bigint & 7);
-		fresh_lo := ('x' || substr(u, 10, 4) || substr(u, 25, 12))::bit(64)::bigint & 9223372036854775807;
-		IF fresh_hi = 0 AND fresh_lo = 0 THEN
+		fresh_hi := (frac OPERATOR(pg_catalog.<<) 3) OPERATOR(pg_catalog.|) (('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 16, 1))::bit(4)::bigint OPERATOR(pg_catalog.&) 7);
+		fresh_lo := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 10, 4) OPERATOR(pg_catalog.||) pg_catalog.substr(u, 25, 12))::bit(64)::bigint OPERATOR(pg_catalog.&) 9223372036854775807;
+		IF fresh_hi OPERATOR(pg_catalog.=) 0 AND fresh_lo OPERATOR(pg_catalog.=) 0 THEN
 			fresh_lo := 1;
 		END IF;
-		IF now_ms < prev_ts OR (now_ms = prev_ts AND frac <= prev_hi >> 3) THEN
-			inc := greatest(fresh_lo & 288230376151711743, 1);
-			IF prev_lo > 9223372036854775807 - inc THEN		-- carry
-				hi := prev_hi + 1;
-				lo := prev_lo - (9223372036854775807 - inc) - 1;
+		IF now_ms OPERATOR(pg_catalog.<) prev_ts OR (now_ms OPERATOR(pg_catalog.=) prev_ts AND frac OPERATOR(pg_catalog.<=) (prev_hi OPERATOR(pg_catalog.>>) 3)) THEN
+			inc := greatest(fresh_lo OPERATOR(pg_catalog.&) 288230376151711743, 1);
+			IF prev_lo OPERATOR(pg_catalog.>) (9223372036854775807 OPERATOR(pg_catalog.-) inc) THEN		-- carry
+				hi := prev_hi OPERATOR(pg_catalog.+) 1;
+				lo := prev_lo OPERATOR(pg_catalog.-) (9223372036854775807 OPERATOR(pg_catalog.-) inc) OPERATOR(pg_catalog.-) 1;
 			ELSE
 				hi := prev_hi;
-				lo := prev_lo + inc;
+				lo := prev_lo OPERATOR(pg_catalog.+) inc;
 			END IF;
-			IF hi <= 4095 THEN
-				st := set_config('idgen_portable.distid128', pid || prev_ts || ',' || hi || ',' || lo, false);
-				RETURN encode(int8send((prev_ts << 16) | 28672 | hi) || int8send(lo), 'hex')::uuid;
+			IF hi OPERATOR(pg_catalog.<=) 4095 THEN
+				st := pg_catalog.set_config('idgen_portable.distid128', pid OPERATOR(pg_catalog.||) prev_ts OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) hi OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) lo, false);
+				RETURN pg_catalog.encode(pg_catalog.int8send((prev_ts OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 28672 OPERATOR(pg_catalog.|) hi) OPERATOR(pg_catalog.||) pg_catalog.int8send(lo), 'hex')::pg_catalog.uuid;
 			END IF;
-			IF now_ms + 1000 > prev_ts THEN
-				PERFORM pg_sleep(0.001);
+			IF now_ms OPERATOR(pg_catalog.+) 1000 OPERATOR(pg_catalog.>) prev_ts THEN
+				PERFORM pg_catalog.pg_sleep(0.001);
 				CONTINUE;
 			END IF;
 			-- the clock went back by a second or more: follow it
 		END IF;
-		IF now_ms NOT BETWEEN 0 AND 281474976710655 THEN
+		IF NOT ((now_ms OPERATOR(pg_catalog.>=) 0 AND now_ms OPERATOR(pg_catalog.<=) 281474976710655)) THEN
 			PERFORM _clock_out_of_span('DistributedId128');
 		END IF;
-		st := set_config('idgen_portable.distid128', pid || now_ms || ',' || fresh_hi || ',' || fresh_lo, false);
-		RETURN encode(int8send((now_ms << 16) | 28672 | fresh_hi) || int8send(fresh_lo), 'hex')::uuid;
+		st := pg_catalog.set_config('idgen_portable.distid128', pid OPERATOR(pg_catalog.||) now_ms OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) fresh_hi OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) fresh_lo, false);
+		RETURN pg_catalog.encode(pg_catalog.int8send((now_ms OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 28672 OPERATOR(pg_catalog.|) fresh_hi) OPERATOR(pg_catalog.||) pg_catalog.int8send(fresh_lo), 'hex')::pg_catalog.uuid;
 	END LOOP;
 END
 $$;
 COMMENT ON FUNCTION @extschema@.distid128_generate() IS 'new DistributedId128 (UUIDv7-like, milliseconds since 1700), increasing within the session';
 
-CREATE OR REPLACE FUNCTION @extschema@.distid128_timestamp(uuid) RETURNS timestamptz
+CREATE OR REPLACE FUNCTION @extschema@.distid128_timestamp(pg_catalog.uuid) RETURNS pg_catalog.timestamptz
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 DECLARE
-	t text := $1::text;
-	ms bigint := ('x' || substr(t, 1, 8) || substr(t, 10, 4))::bit(48)::bigint - 8520336000000;
+	t pg_catalog.text := $1::pg_catalog.text;
+	ms bigint := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(t, 1, 8) OPERATOR(pg_catalog.||) pg_catalog.substr(t, 10, 4))::bit(48)::bigint OPERATOR(pg_catalog.-) 8520336000000;
 BEGIN
-	IF substr(t, 15, 1) <> '7' OR substr(t, 20, 1) > '7' THEN
-		PERFORM _invalid(format('uuid %s is not a DistributedId128', t),
+	IF pg_catalog.substr(t, 15, 1) OPERATOR(pg_catalog.<>) '7' OR pg_catalog.substr(t, 20, 1) OPERATOR(pg_catalog.>) '7' THEN
+		PERFORM _invalid(pg_catalog.format('uuid %s is not a DistributedId128', t),
 						 'A DistributedId128 has version nibble 7 and bit 64 clear.', '22023');
 	END IF;
-	RETURN to_timestamp((ms / 1000)::float8) + (ms % 1000) * interval '1 millisecond';
+	RETURN pg_catalog.to_timestamp((ms OPERATOR(pg_catalog./) 1000)::pg_catalog.float8) OPERATOR(pg_catalog.+) ((ms OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.*) interval '1 millisecond');
 END
 $$;
-COMMENT ON FUNCTION @extschema@.distid128_timestamp(uuid) IS 'creation time of a DistributedId128';
+COMMENT ON FUNCTION @extschema@.distid128_timestamp(pg_catalog.uuid) IS 'creation time of a DistributedId128';
 
-CREATE OR REPLACE FUNCTION @extschema@.distid128_from_timestamp(timestamptz) RETURNS uuid
+CREATE OR REPLACE FUNCTION @extschema@.distid128_from_timestamp(pg_catalog.timestamptz) RETURNS pg_catalog.uuid
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	RETURN encode(int8send((_units($1, 'DistributedId128') << 16) | 28672) || '\x0000000000000000'::bytea, 'hex')::uuid;
+	RETURN pg_catalog.encode(pg_catalog.int8send((_units($1, 'DistributedId128') OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 28672) OPERATOR(pg_catalog.||) '\x0000000000000000'::pg_catalog.bytea, 'hex')::pg_catalog.uuid;
 END
 $$;
-COMMENT ON FUNCTION @extschema@.distid128_from_timestamp(timestamptz) IS 'least DistributedId128 of the millisecond: lower bound for partitions and range scans';
+COMMENT ON FUNCTION @extschema@.distid128_from_timestamp(pg_catalog.timestamptz) IS 'least DistributedId128 of the millisecond: lower bound for partitions and range scans';
 
-CREATE OR REPLACE FUNCTION @extschema@.distid128_max_for_timestamp(timestamptz) RETURNS uuid
+CREATE OR REPLACE FUNCTION @extschema@.distid128_max_for_timestamp(pg_catalog.timestamptz) RETURNS pg_catalog.uuid
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	RETURN encode(int8send((_units($1, 'DistributedId128') << 16) | 32767) || '\x7fffffffffffffff'::bytea, 'hex')::uuid;
+	RETURN pg_catalog.encode(pg_catalog.int8send((_units($1, 'DistributedId128') OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 32767) OPERATOR(pg_catalog.||) '\x7fffffffffffffff'::pg_catalog.bytea, 'hex')::pg_catalog.uuid;
 END
 $$;
-COMMENT ON FUNCTION @extschema@.distid128_max_for_timestamp(timestamptz) IS 'greatest DistributedId128 of the millisecond: inclusive upper bound';
+COMMENT ON FUNCTION @extschema@.distid128_max_for_timestamp(pg_catalog.timestamptz) IS 'greatest DistributedId128 of the millisecond: inclusive upper bound';
 
-CREATE OR REPLACE FUNCTION @extschema@.uuid_to_alphanumeric(uuid) RETURNS text
+CREATE OR REPLACE FUNCTION @extschema@.uuid_to_alphanumeric(pg_catalog.uuid) RETURNS pg_catalog.text
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 DECLARE
-	t text := $1::text;
+	t pg_catalog.text := $1::pg_catalog.text;
 BEGIN
 	-- each half as an unsigned number
-	RETURN _base62(('x' || substr(t, 1, 8) || substr(t, 10, 4) || substr(t, 15, 4))::bit(64)::bigint
-				   + CASE WHEN substr(t, 1, 1) > '7' THEN 18446744073709551616 ELSE 0 END, 11)
-		|| _base62(('x' || substr(t, 20, 4) || substr(t, 25, 12))::bit(64)::bigint
-				   + CASE WHEN substr(t, 20, 1) > '7' THEN 18446744073709551616 ELSE 0 END, 11);
+	RETURN _base62(('x' OPERATOR(pg_catalog.||) pg_catalog.substr(t, 1, 8) OPERATOR(pg_catalog.||) pg_catalog.substr(t, 10, 4) OPERATOR(pg_catalog.||) pg_catalog.substr(t, 15, 4))::bit(64)::bigint
+				   OPERATOR(pg_catalog.+) CASE WHEN pg_catalog.substr(t, 1, 1) OPERATOR(pg_catalog.>) '7' THEN 18446744073709551616 ELSE 0 END, 11)
+		OPERATOR(pg_catalog.||) _base62(('x' OPERATOR(pg_catalog.||) pg_catalog.substr(t, 20, 4) OPERATOR(pg_catalog.||) pg_catalog.substr(t, 25, 12))::bit(64)::bigint
+				   OPERATOR(pg_catalog.+) CASE WHEN pg_catalog.substr(t, 20, 1) OPERATOR(pg_catalog.>) '7' THEN 18446744073709551616 ELSE 0 END, 11);
 END
 $$;
-COMMENT ON FUNCTION @extschema@.uuid_to_alphanumeric(uuid) IS 'the 22-character base62 form of a uuid (DistributedId128)';
+COMMENT ON FUNCTION @extschema@.uuid_to_alphanumeric(pg_catalog.uuid) IS 'the 22-character base62 form of a uuid (DistributedId128)';
 
-CREATE OR REPLACE FUNCTION @extschema@.uuid_from_alphanumeric(text) RETURNS uuid
+CREATE OR REPLACE FUNCTION @extschema@.uuid_from_alphanumeric(pg_catalog.text) RETURNS pg_catalog.uuid
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 DECLARE
 	v numeric := _decode_fixed($1, 'alphanumeric uuid', 22, '{11,11}', 340282366920938463463374607431768211455, NULL);
 BEGIN
-	RETURN (lpad(to_hex(div(v, 79228162514264337593543950336)::bigint), 8, '0')
-			|| lpad(to_hex(div(mod(v, 79228162514264337593543950336), 18446744073709551616)::bigint), 8, '0')
-			|| lpad(to_hex(div(mod(v, 18446744073709551616), 4294967296)::bigint), 8, '0')
-			|| lpad(to_hex(mod(v, 4294967296)::bigint), 8, '0'))::uuid;
+	RETURN (pg_catalog.lpad(pg_catalog.to_hex(pg_catalog.div(v, 79228162514264337593543950336)::bigint), 8, '0')
+			OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(pg_catalog.div(pg_catalog.mod(v, 79228162514264337593543950336), 18446744073709551616)::bigint), 8, '0')
+			OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(pg_catalog.div(pg_catalog.mod(v, 18446744073709551616), 4294967296)::bigint), 8, '0')
+			OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(pg_catalog.mod(v, 4294967296)::bigint), 8, '0'))::pg_catalog.uuid;
 END
 $$;
-COMMENT ON FUNCTION @extschema@.uuid_from_alphanumeric(text) IS 'uuid from its 22-character base62 form, strictly';
+COMMENT ON FUNCTION @extschema@.uuid_from_alphanumeric(pg_catalog.text) IS 'uuid from its 22-character base62 form, strictly';
 
-CREATE OR REPLACE FUNCTION @extschema@.bigint_to_alphanumeric(bigint) RETURNS text
+CREATE OR REPLACE FUNCTION @extschema@.bigint_to_alphanumeric(bigint) RETURNS pg_catalog.text
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	IF $1 < 0 THEN
-		PERFORM _invalid(format('bigint %s has no alphanumeric form', $1),
+	IF $1 OPERATOR(pg_catalog.<) 0 THEN
+		PERFORM _invalid(pg_catalog.format('bigint %s has no alphanumeric form', $1),
 						 'Only values from 0 to 9223372036854775807 are encoded.', '22003');
 	END IF;
 	RETURN _base62($1, 11);
@@ -888,14 +911,14 @@ END
 $$;
 COMMENT ON FUNCTION @extschema@.bigint_to_alphanumeric(bigint) IS 'the 11-character base62 form of a non-negative bigint';
 
-CREATE OR REPLACE FUNCTION @extschema@.bigint_from_alphanumeric(text) RETURNS bigint
+CREATE OR REPLACE FUNCTION @extschema@.bigint_from_alphanumeric(pg_catalog.text) RETURNS bigint
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
 	RETURN _decode_fixed($1, 'alphanumeric bigint', 11, '{11}', 9223372036854775807,
 						 'The value exceeds 9223372036854775807.');
 END
 $$;
-COMMENT ON FUNCTION @extschema@.bigint_from_alphanumeric(text) IS 'bigint from its 11-character base62 form, strictly';
+COMMENT ON FUNCTION @extschema@.bigint_from_alphanumeric(pg_catalog.text) IS 'bigint from its 11-character base62 form, strictly';
 
 --
 -- flaxid (in text COLLATE "C")
@@ -904,31 +927,31 @@ COMMENT ON FUNCTION @extschema@.bigint_from_alphanumeric(text) IS 'bigint from i
 -- the text of the 12 big-endian bytes is their base64 with the alphabet
 -- translated.
 
-CREATE OR REPLACE FUNCTION @extschema@.flaxid(input text) RETURNS text
+CREATE OR REPLACE FUNCTION @extschema@.flaxid(input pg_catalog.text) RETURNS pg_catalog.text
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	IF input !~ '^[-0-9A-Z_a-z]{16}$' THEN
-		IF input ~ '[^-0-9A-Z_a-z]' THEN
-			PERFORM _invalid(format('invalid input syntax for type flaxid: "%s"', input),
-							 _bad_char(input, length(substring(input FROM '^[-0-9A-Z_a-z]*')) + 1));
+	IF input OPERATOR(pg_catalog.!~) '^[-0-9A-Z_a-z]{16}$' THEN
+		IF input OPERATOR(pg_catalog.~) '[^-0-9A-Z_a-z]' THEN
+			PERFORM _invalid(pg_catalog.format('invalid input syntax for type flaxid: "%s"', input),
+							 _bad_char(input, pg_catalog.length(substring(input FROM '^[-0-9A-Z_a-z]*')) OPERATOR(pg_catalog.+) 1));
 		END IF;
-		PERFORM _invalid(format('invalid input syntax for type flaxid: "%s"', input),
-						 format('Expected 16 characters, found %s.', length(input)));
+		PERFORM _invalid(pg_catalog.format('invalid input syntax for type flaxid: "%s"', input),
+						 pg_catalog.format('Expected 16 characters, found %s.', pg_catalog.length(input)));
 	END IF;
 	RETURN input;
 END
 $$;
-COMMENT ON FUNCTION @extschema@.flaxid(text) IS 'the text if it is a flaxid (16 characters of its alphabet), checked as the C type''s input checks it';
+COMMENT ON FUNCTION @extschema@.flaxid(pg_catalog.text) IS 'the text if it is a flaxid (16 characters of its alphabet), checked as the C type''s input checks it';
 
-CREATE OR REPLACE FUNCTION @extschema@.flaxid_generate() RETURNS text
+CREATE OR REPLACE FUNCTION @extschema@.flaxid_generate() RETURNS pg_catalog.text
 	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SET search_path FROM CURRENT AS $$
 DECLARE
-	us bigint := (date_part('epoch', clock_timestamp()) * 1000000)::bigint;
-	now_ms bigint := us / 1000 - 1420070400000;
+	us bigint := (pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000)::bigint;
+	now_ms bigint := us OPERATOR(pg_catalog./) 1000 OPERATOR(pg_catalog.-) 1420070400000;
 	frac bigint;
-	pid text;
-	st text;
-	u text;
+	pid pg_catalog.text;
+	st pg_catalog.text;
+	u pg_catalog.text;
 	s_ms bigint;
 	s_rand bigint;
 	ms bigint;
@@ -936,85 +959,85 @@ DECLARE
 	inc bigint;
 	hi bigint;
 	lo bigint;
-	a text := '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz';
+	a pg_catalog.text := '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz';
 BEGIN
-	frac := ((us % 1000) << 9) / 1000;
-	pid := pg_backend_pid() || ',';
-	st := current_setting('idgen_portable.flaxid', true);
-	u := gen_random_uuid()::text;
-	IF starts_with(st, pid) AND st ~ '^[0-9]+,[0-9]+,[0-9]+$' THEN
-		s_ms := split_part(st, ',', 2)::bigint;
-		s_rand := split_part(st, ',', 3)::bigint;
+	frac := ((us OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.<<) 9) OPERATOR(pg_catalog./) 1000;
+	pid := pg_catalog.pg_backend_pid() OPERATOR(pg_catalog.||) ',';
+	st := pg_catalog.current_setting('idgen_portable.flaxid', true);
+	u := pg_catalog.gen_random_uuid()::pg_catalog.text;
+	IF pg_catalog.starts_with(st, pid) AND st OPERATOR(pg_catalog.~) '^[0-9]+,[0-9]+,[0-9]+$' THEN
+		s_ms := pg_catalog.split_part(st, ',', 2)::bigint;
+		s_rand := pg_catalog.split_part(st, ',', 3)::bigint;
 	END IF;
-	IF s_ms IS NULL OR s_rand > 72057594037927935 OR now_ms > s_ms OR s_ms - now_ms > 1000
-		OR (now_ms = s_ms AND frac > s_rand >> 47) THEN
+	IF s_ms IS NULL OR s_rand OPERATOR(pg_catalog.>) 72057594037927935 OR now_ms OPERATOR(pg_catalog.>) s_ms OR s_ms OPERATOR(pg_catalog.-) now_ms OPERATOR(pg_catalog.>) 1000
+		OR (now_ms OPERATOR(pg_catalog.=) s_ms AND frac OPERATOR(pg_catalog.>) (s_rand OPERATOR(pg_catalog.>>) 47)) THEN
 		ms := now_ms;
-		rand := (frac << 47) | (('x' || substr(u, 25, 12))::bit(48)::bigint & ((1::bigint << 47) - 1));
+		rand := (frac OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.|) (('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 25, 12))::bit(48)::bigint OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.-) 1));
 	ELSE
-		inc := ('x' || substr(u, 1, 8))::bit(32)::bigint + 1;
-		IF s_rand > 72057594037927935 - inc THEN
-			ms := s_ms + 1;		-- borrow the next millisecond
-			rand := ('x' || substr(u, 25, 12))::bit(48)::bigint & ((1::bigint << 47) - 1);
+		inc := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 1, 8))::bit(32)::bigint OPERATOR(pg_catalog.+) 1;
+		IF s_rand OPERATOR(pg_catalog.>) (72057594037927935 OPERATOR(pg_catalog.-) inc) THEN
+			ms := s_ms OPERATOR(pg_catalog.+) 1;		-- borrow the next millisecond
+			rand := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 25, 12))::bit(48)::bigint OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.-) 1);
 		ELSE
 			ms := s_ms;
-			rand := s_rand + inc;
+			rand := s_rand OPERATOR(pg_catalog.+) inc;
 		END IF;
 	END IF;
-	IF now_ms < 0 OR ms > 1099511627775 THEN
+	IF now_ms OPERATOR(pg_catalog.<) 0 OR ms OPERATOR(pg_catalog.>) 1099511627775 THEN
 		PERFORM _clock_out_of_span('flaxid');
 	END IF;
-	st := set_config('idgen_portable.flaxid', pid || ms || ',' || rand, false);
+	st := pg_catalog.set_config('idgen_portable.flaxid', pid OPERATOR(pg_catalog.||) ms OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) rand, false);
 	-- 6 bits a character, from two 48-bit halves (cheaper than translate())
-	hi := (ms << 8) | (rand >> 48);
-	lo := rand & 281474976710655;
-	RETURN substr(a, ((hi >> 42) & 63)::int + 1, 1) || substr(a, ((hi >> 36) & 63)::int + 1, 1)
-		|| substr(a, ((hi >> 30) & 63)::int + 1, 1) || substr(a, ((hi >> 24) & 63)::int + 1, 1)
-		|| substr(a, ((hi >> 18) & 63)::int + 1, 1) || substr(a, ((hi >> 12) & 63)::int + 1, 1)
-		|| substr(a, ((hi >> 6) & 63)::int + 1, 1) || substr(a, (hi & 63)::int + 1, 1)
-		|| substr(a, ((lo >> 42) & 63)::int + 1, 1) || substr(a, ((lo >> 36) & 63)::int + 1, 1)
-		|| substr(a, ((lo >> 30) & 63)::int + 1, 1) || substr(a, ((lo >> 24) & 63)::int + 1, 1)
-		|| substr(a, ((lo >> 18) & 63)::int + 1, 1) || substr(a, ((lo >> 12) & 63)::int + 1, 1)
-		|| substr(a, ((lo >> 6) & 63)::int + 1, 1) || substr(a, (lo & 63)::int + 1, 1);
+	hi := (ms OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) (rand OPERATOR(pg_catalog.>>) 48);
+	lo := rand OPERATOR(pg_catalog.&) 281474976710655;
+	RETURN pg_catalog.substr(a, ((hi OPERATOR(pg_catalog.>>) 42) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1) OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((hi OPERATOR(pg_catalog.>>) 36) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1)
+		OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((hi OPERATOR(pg_catalog.>>) 30) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1) OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((hi OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1)
+		OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((hi OPERATOR(pg_catalog.>>) 18) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1) OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((hi OPERATOR(pg_catalog.>>) 12) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1)
+		OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((hi OPERATOR(pg_catalog.>>) 6) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1) OPERATOR(pg_catalog.||) pg_catalog.substr(a, (hi OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1)
+		OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((lo OPERATOR(pg_catalog.>>) 42) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1) OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((lo OPERATOR(pg_catalog.>>) 36) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1)
+		OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((lo OPERATOR(pg_catalog.>>) 30) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1) OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((lo OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1)
+		OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((lo OPERATOR(pg_catalog.>>) 18) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1) OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((lo OPERATOR(pg_catalog.>>) 12) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1)
+		OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((lo OPERATOR(pg_catalog.>>) 6) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1) OPERATOR(pg_catalog.||) pg_catalog.substr(a, (lo OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1);
 END
 $$;
 COMMENT ON FUNCTION @extschema@.flaxid_generate() IS 'new flaxid (text: store it COLLATE "C"), increasing within the session';
 
-CREATE OR REPLACE FUNCTION @extschema@.flaxid_timestamp(text) RETURNS timestamptz
+CREATE OR REPLACE FUNCTION @extschema@.flaxid_timestamp(pg_catalog.text) RETURNS pg_catalog.timestamptz
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 DECLARE
 	ms bigint;
 BEGIN
-	IF $1 !~ '^[-0-9A-Z_a-z]{16}$' THEN
+	IF $1 OPERATOR(pg_catalog.!~) '^[-0-9A-Z_a-z]{16}$' THEN
 		PERFORM flaxid($1);
 	END IF;
-	ms := (('x' || encode(decode(translate(substr($1, 1, 8),
+	ms := (('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.decode(pg_catalog.translate(pg_catalog.substr($1, 1, 8),
 			'-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz',
-			'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'), 'base64'), 'hex'))::bit(48)::bigint >> 8)
-		+ 1420070400000;
-	RETURN to_timestamp((ms / 1000)::float8) + (ms % 1000) * interval '1 millisecond';
+			'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'), 'base64'), 'hex'))::bit(48)::bigint OPERATOR(pg_catalog.>>) 8)
+		OPERATOR(pg_catalog.+) 1420070400000;
+	RETURN pg_catalog.to_timestamp((ms OPERATOR(pg_catalog./) 1000)::pg_catalog.float8) OPERATOR(pg_catalog.+) ((ms OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.*) interval '1 millisecond');
 END
 $$;
-COMMENT ON FUNCTION @extschema@.flaxid_timestamp(text) IS 'creation time of a flaxid';
+COMMENT ON FUNCTION @extschema@.flaxid_timestamp(pg_catalog.text) IS 'creation time of a flaxid';
 
-CREATE OR REPLACE FUNCTION @extschema@.flaxid_from_timestamp(timestamptz) RETURNS text
+CREATE OR REPLACE FUNCTION @extschema@.flaxid_from_timestamp(pg_catalog.timestamptz) RETURNS pg_catalog.text
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	RETURN translate(encode(substr(int8send(_units($1, 'flaxid')), 4) || '\x00000000000000'::bytea, 'base64'),
+	RETURN pg_catalog.translate(pg_catalog.encode(pg_catalog.substr(pg_catalog.int8send(_units($1, 'flaxid')), 4) OPERATOR(pg_catalog.||) '\x00000000000000'::pg_catalog.bytea, 'base64'),
 					 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/',
 					 '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz');
 END
 $$;
-COMMENT ON FUNCTION @extschema@.flaxid_from_timestamp(timestamptz) IS 'least flaxid of the millisecond: lower bound for partitions and range scans (on a COLLATE "C" column)';
+COMMENT ON FUNCTION @extschema@.flaxid_from_timestamp(pg_catalog.timestamptz) IS 'least flaxid of the millisecond: lower bound for partitions and range scans (on a COLLATE "C" column)';
 
-CREATE OR REPLACE FUNCTION @extschema@.flaxid_max_for_timestamp(timestamptz) RETURNS text
+CREATE OR REPLACE FUNCTION @extschema@.flaxid_max_for_timestamp(pg_catalog.timestamptz) RETURNS pg_catalog.text
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	RETURN translate(encode(substr(int8send(_units($1, 'flaxid')), 4) || '\xffffffffffffff'::bytea, 'base64'),
+	RETURN pg_catalog.translate(pg_catalog.encode(pg_catalog.substr(pg_catalog.int8send(_units($1, 'flaxid')), 4) OPERATOR(pg_catalog.||) '\xffffffffffffff'::pg_catalog.bytea, 'base64'),
 					 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/',
 					 '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz');
 END
 $$;
-COMMENT ON FUNCTION @extschema@.flaxid_max_for_timestamp(timestamptz) IS 'greatest flaxid of the millisecond: inclusive upper bound';
+COMMENT ON FUNCTION @extschema@.flaxid_max_for_timestamp(pg_catalog.timestamptz) IS 'greatest flaxid of the millisecond: inclusive upper bound';
 
 --
 -- Public ids (AesPublicIdentityConverter) through pgcrypto
@@ -1023,179 +1046,221 @@ COMMENT ON FUNCTION @extschema@.flaxid_max_for_timestamp(timestamptz) IS 'greate
 -- ciphertext as a uuid in .NET Guid byte order (its first three groups
 -- reversed, an order that is its own inverse).
 
--- AES-ECB of one block with pgcrypto, whose schema is written into the
--- function when it is made here: no search_path is needed to find it.
+-- AES-ECB of one block with pgcrypto, bound when it is made here: a body
+-- in SQL-standard form (RETURN ...) is parsed at creation and refers to
+-- pgcrypto's encrypt() and decrypt() by OID, with a dependency recorded, so
+-- renaming or replacing pgcrypto's schema afterwards changes nothing, and
+-- DROP EXTENSION pgcrypto refuses while idgen_portable is there (with
+-- CASCADE it drops it too).  The key passes through these functions: pgcrypto
+-- must belong to a role that could not replace or drop them behind the
+-- installer's back (doc/security.md).
+CREATE OR REPLACE FUNCTION @extschema@._aes_key_error(key pg_catalog.bytea) RETURNS pg_catalog.bytea
+	LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SET search_path FROM CURRENT AS $$
+BEGIN
+	PERFORM _invalid(pg_catalog.format('public id key must be 16, 24 or 32 bytes long, not %s', pg_catalog.length(key)), NULL, '22023');
+	RETURN NULL;
+END
+$$;
+COMMENT ON FUNCTION @extschema@._aes_key_error(pg_catalog.bytea) IS 'internal: the error for a public id key of a wrong length';
+
 DO $pgcrypto$
 DECLARE
-	ours name := (pg_catalog.current_schemas(false))[2];
-	crypto name := (SELECT n.nspname FROM pg_catalog.pg_extension e
-					JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pgcrypto');
+	-- the schema named after pg_catalog in the search_path set above
+	schemas pg_catalog.name[] := pg_catalog.current_schemas(false);
+	ours pg_catalog.name := schemas[pg_catalog.array_position(schemas, 'pg_catalog'::pg_catalog.name) OPERATOR(pg_catalog.+) 1];
+	ext pg_catalog.oid;
+	crypto pg_catalog.name;
+	owners pg_catalog.text;
 BEGIN
+	SELECT e.oid, n.nspname INTO ext, crypto
+	FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+	WHERE e.extname OPERATOR(pg_catalog.=) 'pgcrypto';
 	IF crypto IS NULL THEN
 		RAISE EXCEPTION 'idgen_portable needs the extension pgcrypto'
 			USING ERRCODE = '42704', HINT = 'Run CREATE EXTENSION pgcrypto first.';
 	END IF;
+	-- who could drop pgcrypto (its owner, its schema's owner) or replace its
+	-- functions (their owners): the installer, a role it is a member of, a
+	-- superuser or the database's owner, no one else
+	SELECT pg_catalog.string_agg(DISTINCT pg_catalog.quote_ident(r.rolname), ', ') INTO owners
+	FROM (SELECT e.extowner AS owner FROM pg_catalog.pg_extension e WHERE e.oid OPERATOR(pg_catalog.=) ext
+		  UNION ALL
+		  SELECT n.nspowner FROM pg_catalog.pg_extension e
+			JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+		  WHERE e.oid OPERATOR(pg_catalog.=) ext
+		  UNION ALL
+		  SELECT p.proowner FROM pg_catalog.pg_depend d
+			JOIN pg_catalog.pg_proc p ON p.oid OPERATOR(pg_catalog.=) d.objid
+		  WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+			AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
+			AND d.refobjid OPERATOR(pg_catalog.=) ext AND d.deptype OPERATOR(pg_catalog.=) 'e') o
+	JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) o.owner
+	WHERE NOT r.rolsuper AND NOT pg_catalog.pg_has_role(current_user, r.oid, 'MEMBER')
+		AND r.rolname OPERATOR(pg_catalog.<>) 'pg_database_owner'
+		AND r.oid OPERATOR(pg_catalog.<>) (SELECT d.datdba FROM pg_catalog.pg_database d
+										   WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database());
+	IF owners IS NOT NULL THEN
+		RAISE EXCEPTION 'idgen_portable does not trust pgcrypto here: it belongs to %', owners
+			USING ERRCODE = '42501',
+				DETAIL = pg_catalog.format('Public ids pass their key to pgcrypto in schema %s; role %s could drop or replace it.',
+										   pg_catalog.quote_ident(crypto), owners),
+				HINT = 'Have pgcrypto created by the installing role, the database''s owner or a superuser.';
+	END IF;
 	EXECUTE pg_catalog.format(
-		$f$CREATE OR REPLACE FUNCTION %1$I._aes(block bytea, key bytea, decrypt bool) RETURNS bytea
-			LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-		BEGIN
-			IF length(key) NOT IN (16, 24, 32) THEN
-				PERFORM _invalid(format('public id key must be 16, 24 or 32 bytes long, not %%s', length(key)), NULL, '22023');
-			END IF;
-			IF decrypt THEN
-				RETURN %2$I.decrypt(block, key, 'aes-ecb/pad:none'::text);
-			END IF;
-			RETURN %2$I.encrypt(block, key, 'aes-ecb/pad:none'::text);
-		END
-		$$$f$, ours, crypto);
+		$f$CREATE OR REPLACE FUNCTION %1$I._aes(block pg_catalog.bytea, key pg_catalog.bytea, decrypt pg_catalog.bool)
+			RETURNS pg_catalog.bytea LANGUAGE sql IMMUTABLE PARALLEL SAFE
+		RETURN CASE
+			WHEN NOT (pg_catalog.length(key) OPERATOR(pg_catalog.=) ANY ('{16,24,32}'::pg_catalog.int4[])) THEN %1$I._aes_key_error(key)
+			WHEN decrypt THEN %2$I.decrypt(block, key, 'aes-ecb/pad:none'::pg_catalog.text)
+			ELSE %2$I.encrypt(block, key, 'aes-ecb/pad:none'::pg_catalog.text) END$f$, ours, crypto);
 END
 $pgcrypto$;
-COMMENT ON FUNCTION @extschema@._aes(bytea, bytea, bool) IS 'internal: one AES-ECB block through pgcrypto, the key''s length checked';
+COMMENT ON FUNCTION @extschema@._aes(pg_catalog.bytea, pg_catalog.bytea, pg_catalog.bool) IS 'internal: one AES-ECB block through pgcrypto, the key''s length checked';
 
 -- a ciphertext block as a uuid in Guid byte order
-CREATE OR REPLACE FUNCTION @extschema@._guid(c bytea) RETURNS uuid
+CREATE OR REPLACE FUNCTION @extschema@._guid(c pg_catalog.bytea) RETURNS pg_catalog.uuid
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 DECLARE
-	h text := encode(c, 'hex');
+	h pg_catalog.text := pg_catalog.encode(c, 'hex');
 BEGIN
-	RETURN (substr(h, 7, 2) || substr(h, 5, 2) || substr(h, 3, 2) || substr(h, 1, 2) || substr(h, 11, 2)
-			|| substr(h, 9, 2) || substr(h, 15, 2) || substr(h, 13, 2) || substr(h, 17))::uuid;
+	RETURN (pg_catalog.substr(h, 7, 2) OPERATOR(pg_catalog.||) pg_catalog.substr(h, 5, 2) OPERATOR(pg_catalog.||) pg_catalog.substr(h, 3, 2) OPERATOR(pg_catalog.||) pg_catalog.substr(h, 1, 2) OPERATOR(pg_catalog.||) pg_catalog.substr(h, 11, 2)
+			OPERATOR(pg_catalog.||) pg_catalog.substr(h, 9, 2) OPERATOR(pg_catalog.||) pg_catalog.substr(h, 15, 2) OPERATOR(pg_catalog.||) pg_catalog.substr(h, 13, 2) OPERATOR(pg_catalog.||) pg_catalog.substr(h, 17))::pg_catalog.uuid;
 END
 $$;
-COMMENT ON FUNCTION @extschema@._guid(bytea) IS 'internal: 16 bytes as a uuid in .NET Guid byte order';
+COMMENT ON FUNCTION @extschema@._guid(pg_catalog.bytea) IS 'internal: 16 bytes as a uuid in .NET Guid byte order';
 
 -- the plaintext block of a public id
-CREATE OR REPLACE FUNCTION @extschema@._unguid(public_id uuid, key bytea) RETURNS bytea
+CREATE OR REPLACE FUNCTION @extschema@._unguid(public_id pg_catalog.uuid, key pg_catalog.bytea) RETURNS pg_catalog.bytea
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 DECLARE
-	h text := replace(public_id::text, '-', '');
+	h pg_catalog.text := pg_catalog.replace(public_id::pg_catalog.text, '-', '');
 BEGIN
-	RETURN _aes(decode(substr(h, 7, 2) || substr(h, 5, 2) || substr(h, 3, 2) || substr(h, 1, 2) || substr(h, 11, 2)
-					   || substr(h, 9, 2) || substr(h, 15, 2) || substr(h, 13, 2) || substr(h, 17), 'hex'), key, true);
+	RETURN _aes(pg_catalog.decode(pg_catalog.substr(h, 7, 2) OPERATOR(pg_catalog.||) pg_catalog.substr(h, 5, 2) OPERATOR(pg_catalog.||) pg_catalog.substr(h, 3, 2) OPERATOR(pg_catalog.||) pg_catalog.substr(h, 1, 2) OPERATOR(pg_catalog.||) pg_catalog.substr(h, 11, 2)
+					   OPERATOR(pg_catalog.||) pg_catalog.substr(h, 9, 2) OPERATOR(pg_catalog.||) pg_catalog.substr(h, 15, 2) OPERATOR(pg_catalog.||) pg_catalog.substr(h, 13, 2) OPERATOR(pg_catalog.||) pg_catalog.substr(h, 17), 'hex'), key, true);
 END
 $$;
-COMMENT ON FUNCTION @extschema@._unguid(uuid, bytea) IS 'internal: the decrypted block of a public id';
+COMMENT ON FUNCTION @extschema@._unguid(pg_catalog.uuid, pg_catalog.bytea) IS 'internal: the decrypted block of a public id';
 
 -- 8 bytes of x, little-endian
-CREATE OR REPLACE FUNCTION @extschema@._le64(x bigint) RETURNS bytea
+CREATE OR REPLACE FUNCTION @extschema@._le64(x bigint) RETURNS pg_catalog.bytea
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	RETURN int8send(((x >> 56) & 255) | ((x >> 40) & 65280) | ((x >> 24) & 16711680) | ((x >> 8) & 4278190080)
-					| ((x & 4278190080) << 8) | ((x & 16711680) << 24) | ((x & 65280) << 40) | (x << 56));
+	RETURN pg_catalog.int8send(((x OPERATOR(pg_catalog.>>) 56) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.|) ((x OPERATOR(pg_catalog.>>) 40) OPERATOR(pg_catalog.&) 65280) OPERATOR(pg_catalog.|) ((x OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 16711680) OPERATOR(pg_catalog.|) ((x OPERATOR(pg_catalog.>>) 8) OPERATOR(pg_catalog.&) 4278190080)
+					OPERATOR(pg_catalog.|) ((x OPERATOR(pg_catalog.&) 4278190080) OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) ((x OPERATOR(pg_catalog.&) 16711680) OPERATOR(pg_catalog.<<) 24) OPERATOR(pg_catalog.|) ((x OPERATOR(pg_catalog.&) 65280) OPERATOR(pg_catalog.<<) 40) OPERATOR(pg_catalog.|) (x OPERATOR(pg_catalog.<<) 56));
 END
 $$;
 COMMENT ON FUNCTION @extschema@._le64(bigint) IS 'internal: the little-endian bytes of a 64-bit value';
 
-CREATE OR REPLACE FUNCTION @extschema@.public_id(id bigint, key bytea) RETURNS uuid
+CREATE OR REPLACE FUNCTION @extschema@.public_id(id bigint, key pg_catalog.bytea) RETURNS pg_catalog.uuid
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	IF id < 0 THEN
-		PERFORM _invalid(format('bigint %s has no public id', id),
+	IF id OPERATOR(pg_catalog.<) 0 THEN
+		PERFORM _invalid(pg_catalog.format('bigint %s has no public id', id),
 						 'Public ids are defined for values from 0 to 9223372036854775807.', '22003');
 	END IF;
-	RETURN _guid(_aes('\x0000000000000000'::bytea || _le64(id), key, false));
+	RETURN _guid(_aes('\x0000000000000000'::pg_catalog.bytea OPERATOR(pg_catalog.||) _le64(id), key, false));
 END
 $$;
-COMMENT ON FUNCTION @extschema@.public_id(bigint, bytea) IS 'public id (AES, one block, Guid order) of a bigint id with the given 16/24/32-byte key';
+COMMENT ON FUNCTION @extschema@.public_id(bigint, pg_catalog.bytea) IS 'public id (AES, one block, Guid order) of a bigint id with the given 16/24/32-byte key';
 
 -- an int4 argument would be ambiguous between bigint and numeric (distid)
-CREATE OR REPLACE FUNCTION @extschema@.public_id(id int4, key bytea) RETURNS uuid
+CREATE OR REPLACE FUNCTION @extschema@.public_id(id pg_catalog.int4, key pg_catalog.bytea) RETURNS pg_catalog.uuid
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
 	RETURN public_id(id::bigint, key);
 END
 $$;
-COMMENT ON FUNCTION @extschema@.public_id(int4, bytea) IS 'public id of an integer id: that of the same bigint';
+COMMENT ON FUNCTION @extschema@.public_id(pg_catalog.int4, pg_catalog.bytea) IS 'public id of an integer id: that of the same bigint';
 
-CREATE OR REPLACE FUNCTION @extschema@.public_id(id numeric, key bytea) RETURNS uuid
+CREATE OR REPLACE FUNCTION @extschema@.public_id(id numeric, key pg_catalog.bytea) RETURNS pg_catalog.uuid
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 DECLARE
 	lo numeric;
 BEGIN
-	IF NOT (id BETWEEN 0 AND 9999999999999999999999999999 AND scale(id) = 0) THEN
+	IF NOT ((id OPERATOR(pg_catalog.>=) 0 AND id OPERATOR(pg_catalog.<=) 9999999999999999999999999999) AND pg_catalog.scale(id) OPERATOR(pg_catalog.=) 0) THEN
 		id := distid(id);
 	END IF;
-	lo := mod(id, 18446744073709551616);
-	RETURN _guid(_aes('\x00000000'::bytea || substr(_le64(div(id, 18446744073709551616)::bigint), 1, 4)
-					  || _le64((lo - CASE WHEN lo > 9223372036854775807 THEN 18446744073709551616 ELSE 0 END)::bigint),
+	lo := pg_catalog.mod(id, 18446744073709551616);
+	RETURN _guid(_aes('\x00000000'::pg_catalog.bytea OPERATOR(pg_catalog.||) pg_catalog.substr(_le64(pg_catalog.div(id, 18446744073709551616)::bigint), 1, 4)
+					  OPERATOR(pg_catalog.||) _le64((lo OPERATOR(pg_catalog.-) CASE WHEN lo OPERATOR(pg_catalog.>) 9223372036854775807 THEN 18446744073709551616 ELSE 0 END)::bigint),
 					  key, false));
 END
 $$;
-COMMENT ON FUNCTION @extschema@.public_id(numeric, bytea) IS 'public id (AES, one block, Guid order) of a distid with the given 16/24/32-byte key';
+COMMENT ON FUNCTION @extschema@.public_id(numeric, pg_catalog.bytea) IS 'public id (AES, one block, Guid order) of a distid with the given 16/24/32-byte key';
 
-CREATE OR REPLACE FUNCTION @extschema@.public_id(id uuid, key bytea) RETURNS uuid
+CREATE OR REPLACE FUNCTION @extschema@.public_id(id pg_catalog.uuid, key pg_catalog.bytea) RETURNS pg_catalog.uuid
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	RETURN _guid(_aes(uuid_send(id), key, false));
+	RETURN _guid(_aes(pg_catalog.uuid_send(id), key, false));
 END
 $$;
-COMMENT ON FUNCTION @extschema@.public_id(uuid, bytea) IS 'public id (AES, one block, Guid order) of a uuid (iuid, DistributedId128) with the given 16/24/32-byte key';
+COMMENT ON FUNCTION @extschema@.public_id(pg_catalog.uuid, pg_catalog.bytea) IS 'public id (AES, one block, Guid order) of a uuid (iuid, DistributedId128) with the given 16/24/32-byte key';
 
 -- Decoding checks what the C functions check: a bigint's block starts with
 -- 8 zero bytes and holds at most 2^63-1, a distid's with 4 and at most
 -- 10^28-1; any other block is no id of that kind: NULL.
-CREATE OR REPLACE FUNCTION @extschema@.public_id_to_bigint(public_id uuid, key bytea) RETURNS bigint
+CREATE OR REPLACE FUNCTION @extschema@.public_id_to_bigint(public_id pg_catalog.uuid, key pg_catalog.bytea) RETURNS bigint
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 DECLARE
-	p bytea := _unguid(public_id, key);
+	p pg_catalog.bytea := _unguid(public_id, key);
 	v bigint;
 BEGIN
-	IF substr(p, 1, 8) <> '\x0000000000000000'::bytea THEN
+	IF pg_catalog.substr(p, 1, 8) OPERATOR(pg_catalog.<>) '\x0000000000000000'::pg_catalog.bytea THEN
 		RETURN NULL;
 	END IF;
-	v := ('x' || encode(_le64(('x' || encode(substr(p, 9), 'hex'))::bit(64)::bigint), 'hex'))::bit(64)::bigint;
-	RETURN CASE WHEN v >= 0 THEN v END;
+	v := ('x' OPERATOR(pg_catalog.||) pg_catalog.encode(_le64(('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(p, 9), 'hex'))::bit(64)::bigint), 'hex'))::bit(64)::bigint;
+	RETURN CASE WHEN v OPERATOR(pg_catalog.>=) 0 THEN v END;
 END
 $$;
-COMMENT ON FUNCTION @extschema@.public_id_to_bigint(uuid, bytea) IS 'bigint id of a public id made with the given key; NULL if it is not one';
+COMMENT ON FUNCTION @extschema@.public_id_to_bigint(pg_catalog.uuid, pg_catalog.bytea) IS 'bigint id of a public id made with the given key; NULL if it is not one';
 
-CREATE OR REPLACE FUNCTION @extschema@.public_id_to_distid(public_id uuid, key bytea) RETURNS numeric
+CREATE OR REPLACE FUNCTION @extschema@.public_id_to_distid(public_id pg_catalog.uuid, key pg_catalog.bytea) RETURNS numeric
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 DECLARE
-	p bytea := _unguid(public_id, key);
+	p pg_catalog.bytea := _unguid(public_id, key);
 	lo bigint;
 	v numeric;
 BEGIN
-	IF substr(p, 1, 4) <> '\x00000000'::bytea THEN
+	IF pg_catalog.substr(p, 1, 4) OPERATOR(pg_catalog.<>) '\x00000000'::pg_catalog.bytea THEN
 		RETURN NULL;
 	END IF;
-	lo := ('x' || encode(_le64(('x' || encode(substr(p, 9), 'hex'))::bit(64)::bigint), 'hex'))::bit(64)::bigint;
-	v := (get_byte(p, 4) + get_byte(p, 5) * 256 + get_byte(p, 6) * 65536 + get_byte(p, 7) * 16777216::numeric)
-		 * 18446744073709551616 + lo + CASE WHEN lo < 0 THEN 18446744073709551616 ELSE 0 END;
-	RETURN CASE WHEN v <= 9999999999999999999999999999 THEN v END;
+	lo := ('x' OPERATOR(pg_catalog.||) pg_catalog.encode(_le64(('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(p, 9), 'hex'))::bit(64)::bigint), 'hex'))::bit(64)::bigint;
+	v := (pg_catalog.get_byte(p, 4) OPERATOR(pg_catalog.+) (pg_catalog.get_byte(p, 5) OPERATOR(pg_catalog.*) 256) OPERATOR(pg_catalog.+) (pg_catalog.get_byte(p, 6) OPERATOR(pg_catalog.*) 65536) OPERATOR(pg_catalog.+) (pg_catalog.get_byte(p, 7) OPERATOR(pg_catalog.*) 16777216::numeric))
+		 OPERATOR(pg_catalog.*) 18446744073709551616 OPERATOR(pg_catalog.+) lo OPERATOR(pg_catalog.+) CASE WHEN lo OPERATOR(pg_catalog.<) 0 THEN 18446744073709551616 ELSE 0 END;
+	RETURN CASE WHEN v OPERATOR(pg_catalog.<=) 9999999999999999999999999999 THEN v END;
 END
 $$;
-COMMENT ON FUNCTION @extschema@.public_id_to_distid(uuid, bytea) IS 'distid (a numeric) of a public id made with the given key; NULL if it is not one';
+COMMENT ON FUNCTION @extschema@.public_id_to_distid(pg_catalog.uuid, pg_catalog.bytea) IS 'distid (a numeric) of a public id made with the given key; NULL if it is not one';
 
-CREATE OR REPLACE FUNCTION @extschema@.public_id_to_uuid(public_id uuid, key bytea) RETURNS uuid
+CREATE OR REPLACE FUNCTION @extschema@.public_id_to_uuid(public_id pg_catalog.uuid, key pg_catalog.bytea) RETURNS pg_catalog.uuid
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	RETURN encode(_unguid(public_id, key), 'hex')::uuid;
+	RETURN pg_catalog.encode(_unguid(public_id, key), 'hex')::pg_catalog.uuid;
 END
 $$;
-COMMENT ON FUNCTION @extschema@.public_id_to_uuid(uuid, bytea) IS 'uuid of a public id made with the given key';
+COMMENT ON FUNCTION @extschema@.public_id_to_uuid(pg_catalog.uuid, pg_catalog.bytea) IS 'uuid of a public id made with the given key';
 $_pgtle_$;
-	from_version text;
+	from_version pg_catalog.text;
 BEGIN
-	IF NOT EXISTS (SELECT FROM pgtle.available_extensions() a WHERE a.name = install.name) THEN
+	IF NOT EXISTS (SELECT FROM pgtle.available_extensions() a WHERE a.name OPERATOR(pg_catalog.=) install.name) THEN
 		PERFORM pgtle.install_extension(name, version, 'idgen''s id formats in SQL and PL/pgSQL over core types: iuid, distid, DistributedId128, flaxid, public ids', ext, ARRAY['pgcrypto'], 'idgen_portable');
 		RETURN;
 	END IF;
 	IF NOT EXISTS (SELECT FROM pgtle.available_extension_versions() a
-				   WHERE a.name = install.name AND a.version = install.version) THEN
+				   WHERE a.name OPERATOR(pg_catalog.=) install.name AND a.version OPERATOR(pg_catalog.=) install.version) THEN
 		PERFORM pgtle.install_extension_version_sql(name, version, ext);
 	END IF;
 	-- from every other version, the whole script: it creates or replaces every object
 	FOR from_version IN SELECT a.version FROM pgtle.available_extension_versions() a
-						 WHERE a.name = install.name AND a.version <> install.version LOOP
+						 WHERE a.name OPERATOR(pg_catalog.=) install.name AND a.version OPERATOR(pg_catalog.<>) install.version LOOP
 		IF NOT EXISTS (SELECT FROM pgtle.extension_update_paths(name) p
-					   WHERE p.source = from_version AND p.target = install.version AND p.path IS NOT NULL) THEN
+					   WHERE p.source OPERATOR(pg_catalog.=) from_version AND p.target OPERATOR(pg_catalog.=) install.version AND p.path IS NOT NULL) THEN
 			PERFORM pgtle.install_update_path(name, from_version, version, ext);
 		END IF;
 	END LOOP;
 	-- pg_tle's set_default_version() reads freed memory when the extension is
 	-- created in the database (a server with assertions crashes): only where it is not
-	IF NOT EXISTS (SELECT FROM pg_catalog.pg_extension e WHERE e.extname = install.name) THEN
+	IF NOT EXISTS (SELECT FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) install.name) THEN
 		PERFORM pgtle.set_default_version(name, version);
 	END IF;
 END

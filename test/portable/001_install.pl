@@ -20,7 +20,9 @@ use warnings;
 
 use File::Basename;
 use File::Temp ();
-use IPC::Run ();
+use FindBin;
+use lib $FindBin::RealBin;
+use PortableTest;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -34,17 +36,6 @@ my $vectors = q{SELECT %1$s.iuid_country('017f22e2-79b0-802a-8141-23456789abcd')
 my $vectors_ok = '42 3zfAkCP7ZtzfeQYp 2015-10-15 20:10:25.807 30322474-a954-ffa9-941c-6f038afe4ff1 true';
 sub vectors { return sprintf($vectors, $_[0]); }
 
-# psql -f FILE as a role; returns (exit status, stderr)
-sub psql_file
-{
-	my ($node, $db, $user, $file, @vars) = @_;
-	my ($out, $err) = ('', '');
-	my $ok = IPC::Run::run(
-		[ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', (map { ('-v', $_) } @vars),
-			'-d', $node->connstr($db) . " user=$user", '-f', $file ],
-		'>', \$out, '2>', \$err);
-	return ($ok, $err);
-}
 
 # One node: from the tree with pg_tle (and without idgen_portable's files)
 # where there is one, with only pg_tle preloaded, as on a hosted service
@@ -59,7 +50,7 @@ $node->start;
 #
 SKIP:
 {
-	skip 'pg_tle is not available on this server (see the suite\'s message)', 13
+	skip 'pg_tle is not available on this server (see the suite\'s message)', 19
 	  unless $ENV{IDGEN_PORTABLE_TLE_INSTALL};
 	my $tle = $node;
 	$tle->safe_psql(
@@ -141,6 +132,33 @@ SKIP:
 		'the tables\' keys and defaults work on across the update');
 	is($tle->safe_psql('hosted', vectors('idgen_portable'), connstr => $app), $vectors_ok,
 		"version $next gives the vectors");
+
+	# pg_dump and pg_restore into a new database, by a superuser (the dump
+	# creates pg_tle, which needs one): the schema comes back as the
+	# installer's, the script accepts it for the restoring superuser
+	my $dump = "$dir/hosted.dump";
+	$tle->command_ok([ 'pg_dump', '-Fc', '-f', $dump, '-d', $tle->connstr('hosted') ], 'pg_dump of that database');
+	$tle->safe_psql('postgres', 'CREATE DATABASE restored');
+	$tle->command_ok([ 'pg_restore', '--exit-on-error', '-d', $tle->connstr('restored'), $dump ],
+		'pg_restore into a new database, as a superuser');
+	is( $tle->safe_psql(
+			'restored', q{SELECT e.extversion || ' ' || (SELECT rolsuper FROM pg_roles WHERE oid = e.extowner)
+			|| ' ' || n.nspowner::regrole FROM pg_extension e
+			JOIN pg_namespace n ON n.nspname = 'idgen_portable' WHERE e.extname = 'idgen_portable'}),
+		"$current true app",
+		"the extension is there at pg_tle's default version $current (the dump names none), the restoring superuser's, in the installer's schema");
+	$tle->safe_psql('restored', "ALTER EXTENSION idgen_portable UPDATE TO '$next'");
+	is( $tle->safe_psql(
+			'restored', q{SELECT extversion || ' ' || idgen_portable.idgen_portable_version() FROM pg_extension
+			WHERE extname = 'idgen_portable'}),
+		"$next $next", "ALTER EXTENSION idgen_portable UPDATE TO '$next' brings it back to the dumped version");
+	is($tle->safe_psql('restored', vectors('idgen_portable'), connstr => $tle->connstr('restored') . ' user=app'),
+		$vectors_ok, 'it gives the vectors');
+	is( $tle->safe_psql(
+			'restored', q{INSERT INTO shop.orders (item) VALUES ('restored') RETURNING idgen_portable.iuid_country(id) = 42
+			AND id > (SELECT max(id::text)::uuid FROM shop.orders WHERE item <> 'restored')},
+			connstr => $tle->connstr('restored') . ' user=app'),
+		't', 'and the tables take new ids from their defaults, above the restored ones');
 }
 
 #

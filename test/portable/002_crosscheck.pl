@@ -44,10 +44,13 @@ my $nfn = $q->("SELECT count(*) $fn");
 cmp_ok($nfn, '>', 50, "$nfn functions");
 is( $q->(
 		qq{SELECT string_agg(p.oid::regprocedure::text, ', ') $fn
-		AND (p.proconfig IS DISTINCT FROM ARRAY['search_path=pg_catalog, idgen_portable, pg_temp'] OR p.prosecdef
+		AND ((p.proconfig IS DISTINCT FROM ARRAY['search_path=pg_catalog, idgen_portable, pg_temp'] AND p.prosqlbody IS NULL)
+			 OR p.prosecdef
 			 OR p.prolang <> ALL (SELECT oid FROM pg_language WHERE lanname IN ('sql', 'plpgsql'))
 			 OR d.description IS NULL)}),
-	'', 'each in SQL or PL/pgSQL, search_path pinned (pg_catalog first), no SECURITY DEFINER, a comment');
+	'', 'each in SQL or PL/pgSQL, search_path pinned (pg_catalog first) or a SQL-standard body (bound at creation), no SECURITY DEFINER, a comment');
+is($q->(qq{SELECT string_agg(p.oid::regprocedure::text, ', ') $fn AND p.prosqlbody IS NOT NULL}),
+	'idgen_portable._aes(bytea,bytea,boolean)', 'the one SQL-standard body: _aes, which binds pgcrypto');
 is( $q->(
 		qq{SELECT string_agg(p.proname || ':' || p.provolatile::text || p.proparallel::text, ' ' ORDER BY p.proname COLLATE "C") $fn
 		AND (p.provolatile <> 'i' OR p.proparallel <> 's')}),
@@ -145,6 +148,13 @@ is( $q->(
 		WHERE public.distid_timestamp(distid::public.distid) NOT BETWEEN t0 - interval '1 s' AND t1
 		   OR public.distid_timestamp(distid::public.distid) <> idgen_portable.distid_timestamp(distid)}),
 	'0', "$n distids of the SQL edition: the C type takes them and reads their time");
+# the stored size of a distid and a flaxid in core types (doc/portable.md),
+# against the C types' 12 bytes (SPEC.md)
+is( $q->(
+		q{SELECT round(avg(pg_column_size(distid))) || ' ' || round(avg(pg_column_size(flaxid))) || ' '
+			|| max(pg_column_size(distid::public.distid)) || ' ' || max(pg_column_size(flaxid::public.flaxid))
+		FROM s_ids}),
+	'17 17 12 12', "$n ids stored: 17 bytes a distid in numeric and a flaxid in text, on average; 12 in the C types");
 is( $q->(
 		q{SELECT count(*) FROM s_ids, win
 		WHERE public.distid128_timestamp(distid128) NOT BETWEEN t0 AND t1}),

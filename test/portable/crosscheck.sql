@@ -1,23 +1,7 @@
 -- Helpers of test/portable/t/002_crosscheck.pl, in a database with both
 -- editions: idgen (C) in schema public, idgen_portable in its own.
 
-CREATE SCHEMA xc;
-
--- what a query gives: "ok VALUE", or "error SQLSTATE MESSAGE | DETAIL"
-CREATE FUNCTION xc.try(q text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-	r text;
-	st text;
-	m text;
-	d text;
-BEGIN
-	EXECUTE q INTO r;
-	RETURN 'ok ' || coalesce(r, 'NULL');
-EXCEPTION WHEN OTHERS THEN
-	GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, m = MESSAGE_TEXT, d = PG_EXCEPTION_DETAIL;
-	RETURN format('error %s %s | %s', st, m, coalesce(d, ''));
-END
-$$;
+\ir try.sql
 
 -- Malformed text, generated from valid seeds: every prefix, every
 -- character deleted, and at every position each character of a set
