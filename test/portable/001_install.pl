@@ -59,7 +59,7 @@ $node->start;
 #
 SKIP:
 {
-	skip 'pg_tle is not available on this server (see the suite\'s message)', 13
+	skip 'pg_tle: ' . ($ENV{IDGEN_PORTABLE_TLE_SKIP} // 'not available on this server'), 13
 	  unless $ENV{IDGEN_PORTABLE_TLE_INSTALL};
 	my $tle = $node;
 	$tle->safe_psql(
