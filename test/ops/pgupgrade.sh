@@ -21,12 +21,14 @@ run_pgupgrade() {
 	for pair in "15 17" "15 18" "17 18" "18 19"; do
 		read -r old new <<<"$pair"
 		name=pgupgrade-$(idgen_pg_label "$old")-$(idgen_pg_label "$new")
-		if [[ " $IDGEN_PG_VERSIONS " != *" $old "* || " $IDGEN_PG_VERSIONS " != *" $new "* ]]; then
-			skip "$name" 2 "PostgreSQL $(idgen_pg_label "$old") and $(idgen_pg_label "$new") are not both in IDGEN_PG_VERSIONS"
-			continue
-		fi
+		# a major whose source is absent here (a plain clone) first: that
+		# reason holds whichever majors were asked for
 		if [ -n "${PG_ABSENT[$old]:-}${PG_ABSENT[$new]:-}" ]; then
 			skip "$name" 2 "${PG_ABSENT[$old]:-${PG_ABSENT[$new]}}"
+			continue
+		fi
+		if [[ " $IDGEN_PG_VERSIONS " != *" $old "* || " $IDGEN_PG_VERSIONS " != *" $new "* ]]; then
+			skip "$name" 2 "PostgreSQL $(idgen_pg_label "$old") and $(idgen_pg_label "$new") are not both in IDGEN_PG_VERSIONS"
 			continue
 		fi
 		if [ -z "${OPS_BIN[$old]:-}" ] || [ -z "${OPS_BIN[$new]:-}" ]; then
