@@ -74,7 +74,7 @@ ops_pgbackrest() {
 	# unknown, hinting at an unsupported PostgreSQL); any other failure fails
 	if ! out=$(as_server $br stanza-create 2>&1); then
 		echo "$out"
-		if grep -qE 'ERROR: \[[0-9]+\]: unexpected control version = ' <<<"$out" &&
+		if grep -q '\[VersionNotSupportedError\] unexpected control version = ' <<<"$out" &&
 			grep -q 'HINT: is this version of PostgreSQL supported?' <<<"$out"; then
 			echo "skip: pgBackRest $(pgbackrest version | sed 's/^pgBackRest //') refuses PostgreSQL $PG_LABEL: $(grep -i version <<<"$out" | head -n 1)"
 			return 0
