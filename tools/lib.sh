@@ -162,19 +162,21 @@ idgen_stop_servers() {
 idgen_pg_prebuild() {
 	local v todo=() citus=() majors=() tle=()
 	for v in "$@"; do
+		# a vendored source that is not here: nothing to build (its suites skip)
+		idgen_pg_absent "$v" >/dev/null && continue
 		# pg_tle too, where the portable suite will want it (for Debian's 15 as well)
 		if { [ -z "${IDGEN_SUITES:-}" ] || [[ " $IDGEN_SUITES " == *" portable "* ]]; } &&
-			[[ " $IDGEN_PG_SUPPORTED " == *" $v "* ]] && ! idgen_pgtle_current "$v"; then
+			[[ " $IDGEN_PG_SUPPORTED " == *" $v "* ]] && ! idgen_pgtle_current "$v" &&
+			! idgen_pgtle_absent "$v" >/dev/null; then
 			tle+=("$v")
 		fi
 		[ "$v" = "$IDGEN_PG_DEBIAN" ] && continue
-		# a vendored source that is not here: nothing to build (its suites skip)
-		idgen_pg_absent "$v" >/dev/null && continue
 		majors+=("$v")
 		idgen_pg_current "$v" || todo+=("$v")
 		# Citus too, where the citus suite will want it
 		if { [ -z "${IDGEN_SUITES:-}" ] || [[ " $IDGEN_SUITES " == *" citus "* ]]; } &&
-			[[ " $IDGEN_CITUS_MAJORS " == *" $v "* ]] && ! idgen_citus_current "$v"; then
+			[[ " $IDGEN_CITUS_MAJORS " == *" $v "* ]] && ! idgen_citus_current "$v" &&
+			! idgen_citus_absent "$v" >/dev/null; then
 			citus+=("$v")
 		fi
 	done
