@@ -88,20 +88,25 @@ SELECT regress.err($$SELECT 'Infinity'::numeric::distid$$);
 --
 -- generation
 --
--- increasing within a session, stamped up to 1.1 s before the clock
+-- increasing within a session, stamped from 1 s before the clock's millisecond
+-- read right before the id (t0) to the clock read right after it (t1): two
+-- readings of the same clock bound it, however long the backend is
+-- descheduled in between
 DO $$
 DECLARE
 	prev distid;
 	id distid;
+	t0 timestamptz;
 	t1 timestamptz;
 	bad int := 0;
 BEGIN
 	FOR i IN 1..20000 LOOP
+		t0 := clock_timestamp();
 		id := distid_generate();
 		t1 := clock_timestamp();
 		IF (prev IS NOT NULL AND id <= prev)
 		   OR distid_timestamp(id) > t1
-		   OR distid_timestamp(id) < t1 - interval '1.1 s' THEN
+		   OR distid_timestamp(id) < date_trunc('milliseconds', t0) - interval '1 s' THEN
 			bad := bad + 1;
 		END IF;
 		prev := id;
@@ -114,15 +119,17 @@ DO $$
 DECLARE
 	prev distid;
 	id distid;
+	t0 timestamptz;
 	t1 timestamptz;
 	bad int := 0;
 BEGIN
 	FOR i IN 1..20000 LOOP
+		t0 := clock_timestamp();
 		id := distid_generate_dense();
 		t1 := clock_timestamp();
 		IF (prev IS NOT NULL AND id <= prev)
 		   OR distid_timestamp(id) > t1
-		   OR distid_timestamp(id) < t1 - interval '1.1 s'
+		   OR distid_timestamp(id) < date_trunc('milliseconds', t0) - interval '1 s'
 		   OR distid_from_alphanumeric(distid_to_alphanumeric(id)) <> id
 		   OR id::numeric >= 10::numeric ^ 28 THEN
 			bad := bad + 1;

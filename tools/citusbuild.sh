@@ -42,6 +42,15 @@ idgen_citus_build() {
 	return $rc
 }
 
+# idgen_citus_absent MAJOR: why Citus cannot be had for MAJOR when its
+# source is not beside the checkout (a plain clone) and no build of it is
+# cached; nothing (status 1) otherwise
+idgen_citus_absent() {
+	idgen_citus_current "$1" && return 1
+	[ ! -f "$IDGEN_CITUS_TARBALL" ] || return 1
+	echo "Citus's source $(basename "$IDGEN_CITUS_TARBALL") is not in $(dirname "$IDGEN_CITUS_TARBALL") (see CONTRIBUTING.md)"
+}
+
 # idgen_citus_current MAJOR: is the cached Citus built against the cached server?
 idgen_citus_current() {
 	local stamp=$IDGEN_PG_CACHE/citus-$1/.idgen-built

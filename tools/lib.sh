@@ -56,6 +56,11 @@ IDGEN_PACKAGES+=(patroni python3-pysyncobj pgbackrest)
 IDGEN_PACKAGES+=(postgresql-15-auto-failover)
 # random SQL against idgen's types (test/sqlsmith)
 IDGEN_PACKAGES+=(sqlsmith)
+# a linguistic collation for the SQL edition's tests (test/portable/002:
+# flaxid's alphabet under it; the servers built here have no ICU): libc's
+# en_US.UTF-8, made by idgen_locale
+IDGEN_PACKAGES+=(locales)
+IDGEN_LOCALE=en_US.UTF-8
 # Node.js from elsewhere (e.g. NodeSource) brings its own npm
 command -v npm >/dev/null || IDGEN_PACKAGES+=(nodejs npm)
 
@@ -85,6 +90,18 @@ idgen_deps() {
 		"${missing[@]}" >/dev/null
 }
 
+# idgen_locale: the UTF-8 locale IDGEN_LOCALE compiled if this machine does
+# not have it (initdb lists it in pg_collation)
+idgen_locale() {
+	local norm sudo=
+	norm=$(echo "${IDGEN_LOCALE%%.*}.utf8")
+	locale -a 2>/dev/null | grep -qix "$norm" && return 0
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	say "compiling the locale $IDGEN_LOCALE"
+	$sudo localedef -i "${IDGEN_LOCALE%%.*}" -f UTF-8 "$IDGEN_LOCALE" ||
+		{ say "cannot compile the locale $IDGEN_LOCALE"; return 1; }
+}
+
 # The user that runs servers, and a way to run a command as that user.
 if [ "$(id -u)" -eq 0 ]; then
 	SERVER_USER=postgres
@@ -112,12 +129,37 @@ idgen_cleanup() {
 	if [ -n "${IDGEN_PREBUILD_PID:-}" ]; then kill -- -"$IDGEN_PREBUILD_PID" 2>/dev/null || true; fi
 	[ -n "${PGDATA:-}" ] && [ -f "$PGDATA/postmaster.pid" ] &&
 		as_server "$PG_BIN/pg_ctl" -D "$PGDATA" -m immediate stop >/dev/null 2>&1 || true
+	# any other server a suite started under the scratch directory
+	idgen_stop_servers "$IDGEN_TOP"
+	# the caller's last word (tools/test.sh: the summary line), with the exit status
+	if [ -n "${IDGEN_AT_EXIT:-}" ]; then
+		"$IDGEN_AT_EXIT" "$rc" || rc=${rc/#0/1}
+	fi
 	if [ "${IDGEN_KEEP:-0}" = 1 ]; then
 		say "kept $IDGEN_TOP"
 	else
 		rm -rf "$IDGEN_TOP"
 	fi
 	return $rc
+}
+
+# idgen_stop_servers DIR: stop (immediate) every server still running on a
+# data directory under DIR, whichever suite started it and whether or not
+# that suite got to stop it: the postmaster of each postmaster.pid whose
+# working directory is that data directory
+idgen_stop_servers() {
+	local pidfile pid data
+	[ -n "$1" ] && [ -d "$1" ] || return 0
+	while IFS= read -r pidfile; do
+		data=$(dirname "$pidfile")
+		pid=$(head -n 1 "$pidfile" 2>/dev/null) || continue
+		[[ "$pid" =~ ^[0-9]+$ ]] || continue
+		[ "$(readlink "/proc/$pid/cwd" 2>/dev/null)" = "$(readlink -f "$data")" ] || continue
+		say "stopping the server left running in $data"
+		kill -QUIT "$pid" 2>/dev/null || true
+		for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	done < <(find "$1" -name postmaster.pid 2>/dev/null)
+	return 0
 }
 
 # idgen_pg_prebuild MAJOR...: build the servers of those majors that are not
@@ -130,9 +172,12 @@ idgen_cleanup() {
 idgen_pg_prebuild() {
 	local v todo=() citus=() majors=() tle=()
 	for v in "$@"; do
+		# a vendored source that is not here: nothing to build (its suites skip)
+		idgen_pg_absent "$v" >/dev/null && continue
 		# pg_tle too, where the portable suite will want it (for Debian's 15 as well)
 		if { [ -z "${IDGEN_SUITES:-}" ] || [[ " $IDGEN_SUITES " == *" portable "* ]]; } &&
-			[[ " $IDGEN_PG_SUPPORTED " == *" $v "* ]] && ! idgen_pgtle_current "$v"; then
+			[[ " $IDGEN_PG_SUPPORTED " == *" $v "* ]] && ! idgen_pgtle_current "$v" &&
+			! idgen_pgtle_absent "$v" >/dev/null; then
 			tle+=("$v")
 		fi
 		[ "$v" = "$IDGEN_PG_DEBIAN" ] && continue
@@ -140,7 +185,8 @@ idgen_pg_prebuild() {
 		idgen_pg_current "$v" || todo+=("$v")
 		# Citus too, where the citus suite will want it
 		if { [ -z "${IDGEN_SUITES:-}" ] || [[ " $IDGEN_SUITES " == *" citus "* ]]; } &&
-			[[ " $IDGEN_CITUS_MAJORS " == *" $v "* ]] && ! idgen_citus_current "$v"; then
+			[[ " $IDGEN_CITUS_MAJORS " == *" $v "* ]] && ! idgen_citus_current "$v" &&
+			! idgen_citus_absent "$v" >/dev/null; then
 			citus+=("$v")
 		fi
 	done
@@ -260,7 +306,9 @@ idgen_cluster_start() {
 		echo "fsync = off"
 		for line in "$@"; do echo "$line"; done
 	} | as_server tee -a "$PGDATA/postgresql.conf" >/dev/null
-	as_server "$PG_BIN/pg_ctl" -D "$PGDATA" -l "$IDGEN_WORK/server.log" -w start >/dev/null ||
+	# IDGEN_SERVER_ENV: VAR=VALUE words for the server's environment (libfaketime)
+	as_server env ${IDGEN_SERVER_ENV[@]+"${IDGEN_SERVER_ENV[@]}"} "$PG_BIN/pg_ctl" -D "$PGDATA" \
+		-l "$IDGEN_WORK/server.log" -w start >/dev/null ||
 		{ cat "$IDGEN_WORK/server.log" >&2; return 1; }
 	export PGHOST=$sock PGPORT=5439 PGUSER=postgres PGDATABASE=postgres
 }

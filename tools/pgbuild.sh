@@ -259,6 +259,22 @@ idgen_pg_vendored() {
 	echo "idgen: PostgreSQL $1: source $file (sha256 $sum)" >&2
 }
 
+# idgen_pg_absent BUILD: why BUILD cannot be had on this machine, when its
+# major is built from a vendored source that is not beside the checkout
+# (a plain clone) and no current build is cached; nothing (status 1) when
+# it can be built or is built.  A suite of such a major is skipped with
+# this reason, never failed.
+idgen_pg_absent() {
+	local major=${1%%-*} file sum
+	[ -n "${IDGEN_PG_VENDORED[$major]:-}" ] || return 1
+	idgen_pg_current "$1" && return 1
+	# a variant is built from its major's kept source
+	[ "$1" != "$major" ] && [ -n "$(idgen_pg_source "$major")" ] && return 1
+	read -r file sum <<<"${IDGEN_PG_VENDORED[$major]}"
+	[ ! -f "$IDGEN_PG_VENDOR_DIR/$file" ] || return 1
+	echo "PostgreSQL $(idgen_pg_label "$major")'s source $file is not in $IDGEN_PG_VENDOR_DIR (see CONTRIBUTING.md)"
+}
+
 # idgen_pg_source MAJOR: the unpacked source the build of MAJOR keeps
 idgen_pg_source() {
 	find "$IDGEN_PG_CACHE/src-$1" -mindepth 1 -maxdepth 1 -type d -name "postgresql-$1[.a-z]*" 2>/dev/null | head -n 1

@@ -68,6 +68,15 @@ idgen_pgtle_failure() {
 	sed -n '3,$p' "$IDGEN_PG_CACHE/pg_tle-$1/.idgen-built" 2>/dev/null
 }
 
+# idgen_pgtle_absent MAJOR: why pg_tle cannot be had for MAJOR when its
+# source is not beside the checkout (a plain clone) and no build of it is
+# cached; nothing (status 1) otherwise
+idgen_pgtle_absent() {
+	idgen_pgtle_current "$1" && return 1
+	[ ! -f "$IDGEN_PGTLE_TARBALL" ] || return 1
+	echo "pg_tle's source $(basename "$IDGEN_PGTLE_TARBALL") is not in $(dirname "$IDGEN_PGTLE_TARBALL") (see CONTRIBUTING.md)"
+}
+
 # idgen_pgtle_build MAJOR: pg_tle for the server of MAJOR, built if not
 # tried yet against it.  Returns 0 once tried (idgen_pgtle_built tells the
 # outcome on a major outside IDGEN_PGTLE_MAJORS), 1 if it could not be tried

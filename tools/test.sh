@@ -112,20 +112,29 @@ record_log() {
 	record "$1" "$p" "$f"
 }
 
-# skip SUITE N WHY
+# skip SUITE N WHY: N checks of SUITE not run, and why (listed in the
+# results and counted in the last line)
 skip() {
 	SKIPPED=$((SKIPPED + $2))
+	SUMMARY+=("$1: $2 skipped: $3")
 	say "$1: $2 skipped: $3"
 }
 
+# The unit binaries (test/unit/Makefile's check runs each): make's exit
+# status decides, the counts come from cmocka's summaries.  A binary that
+# dies after another's PASSED line (a sanitizer report, LeakSanitizer's
+# exit status) fails make, so the step fails with no FAILED line of its own.
 run_unit() {
-	local log=$IDGEN_WORK/unit.log p f
-	make -s -C "$IDGEN_BUILD/test/unit" PG_CONFIG="$PG_CONFIG" check >"$log" 2>&1 || true
+	local log=$IDGEN_WORK/unit.log p f rc=0
+	make -s -C "$IDGEN_BUILD/test/unit" PG_CONFIG="$PG_CONFIG" check >"$log" 2>&1 || rc=$?
 	cat "$log"
 	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
 	f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
-	# a build failure or crash prints no summary: count it as a failure
-	grep -q '^\[  PASSED  \]' "$log" || f=$((f + 1))
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		say "unit: make check exited with status $rc"
+		f=1
+	fi
+	[ "$p" -gt 0 ] || [ "$f" -gt 0 ] || f=1
 	record unit "$p" "$f"
 }
 
@@ -168,11 +177,22 @@ prove_suite() {
 	(cd "$dir" && as_server env PATH="$PG_BIN:$PATH" TMPDIR="$dir" TESTDIR="$dir" \
 		TESTDATADIR="$dir/tmp_check" TESTLOGDIR="$dir/tmp_check/log" \
 		PG_REGRESS="$PGXS_DIR/src/test/regress/pg_regress" \
-		prove -j "${PROVE_JOBS:-1}" -I "$PGXS_DIR/src/test/perl" ${3:-t/*.pl}) >"$log" 2>&1 || true
-	cat "$log"
+		prove -v -j "${PROVE_JOBS:-1}" -I "$PGXS_DIR/src/test/perl" ${3:-t/*.pl}) >"$log" 2>&1 || true
+	# prove -v: every assertion's line, kept in the log; shown are the
+	# failed ones with their diagnostics, the skipped ones and prove's own
+	# lines (not the passed ones, nor the notes of passing tests)
+	awk '/^ *not ok / { diag = 1; print; next }
+		/^ *#/ { if (diag || tolower($0) ~ /^ *# *(skip|looks like|failed test)/) print; next }
+		{ diag = 0 }
+		/^ *ok [0-9]+( - |$)/ { next }
+		{ print }' "$log"
 	p=$(sed -n 's/^Files=[0-9]*, Tests=\([0-9]*\),.*/\1/p' "$log")
 	p=${p:-0}
 	f=$(sed -n 's/^Failed \([0-9]*\)\/[0-9]* subtests.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
+	# skips: prove's Tests= counts a SKIP subtest ("ok N # skip WHY") as
+	# run; a file's "plan skip_all" ("t/F.pl .. skipped: WHY") counts none
+	tap_skips "$SUITE_PREFIX$1" "$log"
+	p=$((p - TAP_SKIPPED))
 	if ! grep -q '^Result: PASS' "$log"; then
 		[ "$f" -gt 0 ] || f=1
 		# a test that dies before its first assertion counts no subtest
@@ -194,15 +214,36 @@ prove_suite() {
 	record "$1" $((p - f)) "$f"
 }
 
+# tap_skips SUITE LOG: the skipped subtests and files of a prove -v LOG,
+# counted as skipped with their files and reasons; TAP_SKIPPED is the
+# number of skipped subtests (which prove's Tests= includes)
+tap_skips() {
+	local line n
+	TAP_SKIPPED=$(grep -ciE '^ok [0-9]+ # skip' "$2" || true)
+	while IFS= read -r line; do
+		n=${line%% *}
+		skip "$1" "$n" "${line#* }"
+	done < <(awk '
+		match($0, /^(t\/[^ ]+\.pl) \.+ skipped: /) { split($0, a, / \.+ skipped: /); print "1 " a[1] ": " a[2]; next }
+		match($0, /^(t\/[^ ]+\.pl) \.+ *$/) { file = $1; next }
+		tolower($0) ~ /^ok [0-9]+ # skip/ { sub(/^ok [0-9]+ # [sS][kK][iI][pP] */, ""); n[file ": " $0]++ }
+		END { for (k in n) print n[k] " " k }' "$2")
+	[ "$TAP_SKIPPED" -gt 0 ] || TAP_SKIPPED=0
+}
+
 # A coordinator and two workers with Citus (test/citus), on the majors
 # Citus 14 supports; Citus is built once per major (tools/citusbuild.sh)
 # and copied into this run's install tree.
 run_citus() {
-	local t0
+	local t0 why
 	case " $IDGEN_CITUS_MAJORS " in
 	*" $PG_MAJOR "*) ;;
 	*) skip "${SUITE_PREFIX}citus" 1 "Citus $IDGEN_CITUS_VERSION does not support PostgreSQL $PG_LABEL (tested on $IDGEN_CITUS_MAJORS)"; return 0 ;;
 	esac
+	if why=$(idgen_citus_absent "$PG_MAJOR"); then
+		skip "${SUITE_PREFIX}citus" 1 "$why"
+		return 0
+	fi
 	if ! { idgen_deps "${IDGEN_CITUS_BUILD_PACKAGES[@]}" && idgen_citus_install; }; then
 		record citus 0 1
 		return 0
@@ -278,6 +319,7 @@ run_version() {
 		wanted "$suite" || continue
 		say "PostgreSQL $PG_LABEL: $suite"
 		t=$(date +%s)
+		SUITE_NOW=$SUITE_PREFIX$suite
 		"run_${suite//-/_}"
 		SUITE_TIMES+=("$(($(date +%s) - t)) s pg$PG_LABEL/$suite")
 	done
@@ -308,9 +350,9 @@ record_pg_regress() {
 }
 
 run_regress() {
-	idgen_cluster_start
+	idgen_cluster_start || { record regress 0 1; return 0; }
 	regress_installcheck regress
-	idgen_cluster_stop
+	idgen_cluster_stop || record regress-stop 0 1
 }
 
 # The same regression tests with every query that can run in a parallel
@@ -326,15 +368,41 @@ run_regress_parallel() {
 	[ "$PG_MAJOR" -ge 16 ] || setting=force_parallel_mode
 	# a fresh cluster in the same place: the regress suite's stopped one goes
 	rm -rf "$IDGEN_WORK/data"
-	idgen_cluster_start "$setting = regress"
+	idgen_cluster_start "$setting = regress" || { record regress-parallel 0 1; return 0; }
 	regress_installcheck regress-parallel HOSTILE= SQLSTATES=
-	idgen_cluster_stop
+	idgen_cluster_stop || record regress-parallel-stop 0 1
 }
 
+# the run's end, however it ends: a run that stops early (set -e, a
+# signal) still ends with the summary line, counting the stop as a failure
+SUMMARY_DONE=0
+# summary [EXIT STATUS]
+summary() {
+	local rc=${1:-0}
+	[ "$SUMMARY_DONE" = 0 ] || return "$rc"
+	SUMMARY_DONE=1
+	if [ "$rc" -ne 0 ]; then
+		say "the run stopped early (exit status $rc${SUITE_NOW:+, in $SUITE_NOW})"
+		record "${SUITE_NOW:-run}-stopped" 0 1
+	fi
+	# (a prebuild that only found its servers built by another run writes no such line)
+	[ -z "${IDGEN_TOP:-}" ] || [ ! -f "$IDGEN_TOP/prebuild.log" ] || grep '^idgen:' "$IDGEN_TOP/prebuild.log" >&2 || true
+	say "results:"
+	printf '  %s\n' "${SUMMARY[@]}" >&2
+	say "times: ${TIMES[*]}"
+	[ ${#SUITE_TIMES[@]} -eq 0 ] || say "slowest suites: $(printf '%s\n' "${SUITE_TIMES[@]}" | sort -rn | head -n 12 | paste -sd, - | sed 's/,/, /g')"
+	for n in "${FAILURE_NOTES[@]}"; do say "failed: $n"; done
+	[ ${#FAILED_SUITES[@]} -eq 0 ] || say "failing suites: ${FAILED_SUITES[*]}"
+	echo "idgen: $PASSED passed, $FAILED failed$([ "$SKIPPED" -eq 0 ] || echo ", $SKIPPED skipped")"
+	[ "$FAILED" -eq 0 ]
+}
+TIMES=()
 T0=$(date +%s)
 idgen_deps
+idgen_locale || true	# portable/002 then fails, saying so
 idgen_workdir
-TIMES=("packages: $(($(date +%s) - T0)) s")
+IDGEN_AT_EXIT=summary
+TIMES+=("packages: $(($(date +%s) - T0)) s")
 T0=$(date +%s)
 for v in $IDGEN_PG_VERSIONS; do
 	case " $IDGEN_PG_SUPPORTED " in
@@ -343,6 +411,7 @@ for v in $IDGEN_PG_VERSIONS; do
 	esac
 done
 
+declare -A PG_ABSENT=()
 # the servers not in the cache yet build while the core's and the first
 # major's suites run (most of a TAP test's time is spent waiting), then
 # those of the checked suites, which run last
@@ -353,6 +422,7 @@ IDGEN_BUILD=$IDGEN_TOP/core
 idgen_copy_tree "$IDGEN_BUILD"
 for suite in "${ONCE_SUITES[@]}"; do
 	wanted "$suite" || continue
+	SUITE_NOW=$suite
 	"run_$suite"
 done
 TIMES+=("core: $(($(date +%s) - T0)) s")
@@ -360,6 +430,15 @@ TIMES+=("core: $(($(date +%s) - T0)) s")
 for v in $IDGEN_PG_VERSIONS; do
 	t0=$(date +%s)
 	SUITE_PREFIX=
+	# a major built from a vendored source absent here (a plain clone): its
+	# suites are skipped with the reason, as pg_upgrade to it (PG_ABSENT)
+	if PG_ABSENT[$v]=$(idgen_pg_absent "$v"); then
+		for suite in "${VERSION_SUITES[@]}"; do
+			wanted "$suite" && skip "pg$(idgen_pg_label "$v")/$suite" 1 "${PG_ABSENT[$v]}"
+		done
+		continue
+	fi
+	unset "PG_ABSENT[$v]"
 	if ! idgen_pg_select "$v"; then
 		# no server for this major: every suite it would have run fails, so none vanishes
 		SUITE_PREFIX=pg$(idgen_pg_label "$v")/
@@ -382,6 +461,7 @@ done
 SUITE_PREFIX=
 if wanted pgupgrade; then
 	t0=$(date +%s)
+	SUITE_NOW=pgupgrade
 	run_pgupgrade
 	TIMES+=("pgupgrade: $(($(date +%s) - t0)) s")
 fi
@@ -389,13 +469,4 @@ fi
 # last: the suites on server builds of their own (test/checked/run.sh)
 run_checked
 
-# (a prebuild that only found its servers built by another run writes no such line)
-[ -f "$IDGEN_TOP/prebuild.log" ] && { grep '^idgen:' "$IDGEN_TOP/prebuild.log" >&2 || true; }
-say "results:"
-printf '  %s\n' "${SUMMARY[@]}" >&2
-say "times: ${TIMES[*]}"
-[ ${#SUITE_TIMES[@]} -eq 0 ] || say "slowest suites: $(printf '%s\n' "${SUITE_TIMES[@]}" | sort -rn | head -n 12 | paste -sd, - | sed 's/,/, /g')"
-for n in "${FAILURE_NOTES[@]}"; do say "failed: $n"; done
-[ ${#FAILED_SUITES[@]} -eq 0 ] || say "failing suites: ${FAILED_SUITES[*]}"
-echo "idgen: $PASSED passed, $FAILED failed$([ "$SKIPPED" -eq 0 ] || echo ", $SKIPPED skipped")"
-[ "$FAILED" -eq 0 ]
+summary

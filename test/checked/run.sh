@@ -38,7 +38,7 @@ checked_servers() {
 # run_checked: every wanted checked suite on its server, with idgen built
 # and installed for it
 run_checked() {
-	local s server t0
+	local s server t0 reason
 	for s in "${CHECKED_SUITES[@]}"; do
 		wanted "$s" || continue
 		server=${CHECKED_SERVER[$s]}
@@ -48,6 +48,11 @@ run_checked() {
 			continue
 		fi
 		t0=$(date +%s)
+		SUITE_NOW=$s
+		if reason=$(idgen_pg_absent "$server"); then
+			skip "$s" 1 "$reason"
+			continue
+		fi
 		if ! idgen_pg_select "$server"; then
 			SUITE_PREFIX=pg$server/
 			record server 0 1

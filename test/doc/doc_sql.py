@@ -17,7 +17,8 @@ Every ```sql block runs, in order, unless the line before it is
     <!-- doc-sql: since 18 -->
 and the server is an older major (the block uses what that major added).
 
-A statement whose line ends in a comment after its ';' is checked:
+A statement whose line ends in a comment after its ";" is checked (a SELECT or
+a SHOW against the value it shows, any statement against an ERROR):
     SELECT base36id_worker('0ITS0030Z');     -- 3         that one value
     SELECT iuid_country('nonsense');         -- ERROR 22P02   fails so
     SELECT base36id_generate();              -- e.g. 1IAMO000A   not checked
@@ -141,7 +142,7 @@ def run_page(path, psql, check, major):
         # no SQLSTATE at all: the connection was lost (the server crashed)
         check(f"{name}: {first} runs", state == "00000",
               f"SQLSTATE {state}; " + ("; ".join(errors)[:400] if state else run.stderr.strip()[-400:]))
-        if (comment is not None and state == "00000" and re.match(r"\s*SELECT\b", body, re.I)
+        if (comment is not None and state == "00000" and re.match(r"\s*(SELECT|SHOW)\b", body, re.I)
                 and not comment.startswith("e.g.")):
             check(f"{name}: {first} gives {comment}", rows.get(k) == [comment],
                   f"got {rows.get(k)}")

@@ -8,7 +8,10 @@
 # outside its home (homes.py); user pages and the reports they link hold no
 # test narrative, issue numbers or commit hashes (narrative.py); CHANGELOG,
 # META.json, idgen.control, debian/changelog and the pages agree on the
-# release status (release.py).
+# release status (release.py); README gives the demo and the test command,
+# one line each, and .ci/run runs that test command (frontdoor.py); the
+# vector generators' outputs are those sql/ranges.sql and the pages quote
+# (test/vectors/check.py).
 # run_doc_sql (per major): every SQL block of every user page runs and gives
 # the values its comments show (doc_sql.py): pages without a server marker
 # on a scratch cluster WITHOUT preloading (as a newcomer's), then the pages
@@ -32,11 +35,15 @@ run_docs() {
 	/usr/bin/python3 "$IDGEN_BUILD/test/doc/duplicates.py" "$IDGEN_BUILD" >"$dir/duplicates.log" 2>&1 || rc=$?
 	record_log docs-duplicates "$dir/duplicates.log" $rc
 	local check
-	for check in figures homes narrative release; do
+	for check in figures homes narrative release frontdoor; do
 		rc=0
 		/usr/bin/python3 "$IDGEN_BUILD/test/doc/$check.py" "$IDGEN_BUILD" >"$dir/$check.log" 2>&1 || rc=$?
 		record_log docs-$check "$dir/$check.log" $rc
 	done
+	# the vector generators run, and what quotes them matches (test/vectors/check.py)
+	rc=0
+	/usr/bin/python3 "$IDGEN_BUILD/test/vectors/check.py" "$IDGEN_BUILD" >"$dir/vectors.log" 2>&1 || rc=$?
+	record_log docs-vectors "$dir/vectors.log" $rc
 }
 
 run_doc_sql() {

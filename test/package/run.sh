@@ -87,7 +87,7 @@ run_package() {
 	local versions
 	versions=$(cd "$IDGEN_BUILD" && pg_buildext supported-versions 2>&1 || true)
 	if ! grep -qx "$PG_MAJOR" <<<"$versions"; then
-		say "package: no Debian package for PostgreSQL $PG_LABEL here (pg_buildext builds for: ${versions//$'\n'/ })"
+		skip "${SUITE_PREFIX}package-deb" 1 "no Debian package for PostgreSQL $PG_LABEL here (pg_buildext builds for: ${versions//$'\n'/ })"
 		return 0
 	fi
 
@@ -125,13 +125,32 @@ run_package() {
 	exec {lock}>&-
 }
 
+# a mark that this suite installed the package, kept until it is purged: a
+# run interrupted in between leaves it, and the next run removes the package
+PACKAGE_MARK_DIR=/var/lib/idgen-test
+
+# package_state PACKAGE: dpkg's state of it when it is on this machine in
+# any form (installed, half-installed, its configuration left); nothing when not
+package_state() {
+	dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null | grep -v '^not-installed$' || true
+}
+
 # package_install_test DEB DIR PACKAGE: install, regression suite, purge
 package_install_test() {
-	local deb=$1 dir=$2 pkg=$3 rc=0 owner private_bin
-	if [ "$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)" = "install ok installed" ]; then
-		skip package-install 1 "$pkg is installed already; left alone"
+	local deb=$1 dir=$2 pkg=$3 rc=0 owner private_bin mark=$PACKAGE_MARK_DIR/$3.installed
+	if [ -n "$(package_state "$pkg")" ] && [ -f "$mark" ]; then
+		say "package: $pkg was left on this machine by an interrupted run of this suite ($(package_state "$pkg")): removing it"
+		apt-get purge -y -qq -o DPkg::Lock::Timeout=300 "$pkg" >"$dir/remove-left.log" 2>&1 ||
+			{ cat "$dir/remove-left.log"; dpkg --purge "$pkg" >>"$dir/remove-left.log" 2>&1; } || true
+	fi
+	if [ -n "$(package_state "$pkg")" ]; then
+		say "package: $pkg is on this machine ($(package_state "$pkg")), and this suite did not install it or could not remove it: remove it (apt-get purge $pkg) to test the package"
+		record package-install 0 1
 		return 0
 	fi
+	rm -f "$mark"
+	mkdir -p "$PACKAGE_MARK_DIR"
+	echo "$deb" >"$mark"
 	apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout=300 "$deb" \
 		>"$dir/install.log" 2>&1 || rc=$?
 	owner=$(dpkg -S "/usr/lib/postgresql/$PG_MAJOR/lib/idgen.so" 2>/dev/null || true)
@@ -159,6 +178,7 @@ package_install_test() {
 	apt-get purge -y -qq -o DPkg::Lock::Timeout=300 "$pkg" >"$dir/remove.log" 2>&1 || rc=$?
 	if [ $rc -eq 0 ] && [ ! -e "/usr/lib/postgresql/$PG_MAJOR/lib/idgen.so" ] &&
 		[ ! -e "/usr/share/postgresql/$PG_MAJOR/extension/idgen.control" ]; then
+		rm -f "$mark"
 		record package-remove 1 0
 	else
 		cat "$dir/remove.log"

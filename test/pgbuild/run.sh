@@ -200,9 +200,12 @@ pgbuild_vendored_cases() {
 		eval '! idgen_pg_vendored 19 "$PGB/v2" 2>/dev/null && [ -z "$(ls "$PGB/v2")" ]'
 }
 
+# the cases in a subshell of their own (they change pins and sources): its
+# exit status decides with the counts, so a run that dies before its
+# summary line fails
 run_pgbuild() {
-	local log=$IDGEN_WORK/pgbuild.log
-	pgbuild_cases >"$log" 2>&1 || true
-	record_log pgbuild "$log" 0
+	local log=$IDGEN_WORK/pgbuild.log rc=0
+	(pgbuild_cases && [ "${PGB_F:-1}" -eq 0 ]) >"$log" 2>&1 || rc=$?
+	record_log pgbuild "$log" "$rc"
 	rm -rf "$IDGEN_WORK/pgbuild"
 }

@@ -30,7 +30,14 @@ run_pgcron() {
 
 pgcron_checks() {
 	# a cluster of its own, beside the regress suite's
-	local IDGEN_WORK=$IDGEN_WORK/pgcron wait=${IDGEN_PGCRON_WAIT:-100} job t0 status got want t
+	local IDGEN_WORK=$IDGEN_WORK/pgcron wait=${IDGEN_PGCRON_WAIT:-100} job t0 status got want t off
+	# the checks read the day (UTC) more than once, the job runs at a
+	# minute's turn: the server's clock (libfaketime, running) is set to noon
+	# UTC of today, twelve hours from a midnight whenever the suite runs
+	off=$(($(date -u -d 'today 12:00' +%s) - $(date +%s)))
+	[ "$off" -lt 0 ] || off=+$off
+	# shellcheck disable=SC2207
+	local IDGEN_SERVER_ENV=($(faketime_env "$off"))
 	mkdir -p "$IDGEN_WORK"
 	[ "$(id -u)" -eq 0 ] && chown "$SERVER_USER" "$IDGEN_WORK"
 	{
@@ -54,6 +61,8 @@ SQL
     SELECT count(*) FROM idgen_retire_partitions('public.events', now() - interval '2 days');
 \$\$)")
 		check "the job is scheduled" [ -n "$job" ]
+		check "the server's clock is at noon UTC (libfaketime)" \
+			eq "$(pgcron_sql -c "SELECT extract(hour FROM now() AT TIME ZONE 'UTC')")" 12
 		t0=$(date +%s)
 		status=
 		while [ $(($(date +%s) - t0)) -lt "$wait" ]; do

@@ -50,7 +50,7 @@ $node->start;
 #
 SKIP:
 {
-	skip 'pg_tle is not available on this server (see the suite\'s message)', 19
+	skip 'pg_tle: ' . ($ENV{IDGEN_PORTABLE_TLE_SKIP} // 'not available on this server'), 19
 	  unless $ENV{IDGEN_PORTABLE_TLE_INSTALL};
 	my $tle = $node;
 	$tle->safe_psql(

@@ -184,7 +184,7 @@ for my $i (0 .. $#breaks)
 #
 SKIP:
 {
-	skip 'pg_tle is not available on this server (see the suite\'s message)', 7
+	skip 'pg_tle: ' . ($ENV{IDGEN_PORTABLE_TLE_SKIP} // 'not available on this server'), 7
 	  unless $ENV{IDGEN_PORTABLE_TLE_INSTALL};
 	prepare($node, 'tle', 'CREATE EXTENSION pg_tle');
 	# the session's path as it is: pg_tle's own SQL (available_extensions())

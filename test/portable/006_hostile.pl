@@ -144,7 +144,7 @@ is(($as->(
 #
 SKIP:
 {
-	skip 'pg_tle is not available on this server (see the suite\'s message)', 8
+	skip 'pg_tle: ' . ($ENV{IDGEN_PORTABLE_TLE_SKIP} // 'not available on this server'), 8
 	  unless $ENV{IDGEN_PORTABLE_TLE_INSTALL};
 	$node->safe_psql(
 		'postgres', q{

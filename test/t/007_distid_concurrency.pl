@@ -11,9 +11,14 @@
 # millisecond holds about 2^17 ids, more than a backend generates here, so
 # its sleep on overflow is left to the unit tests.
 #
-# Every id is recorded with clock_timestamp() taken right after it: a
-# plpgsql loop evaluates the two in this order for sure.  The generators read
-# the same real-time clock, truncated to the millisecond.
+# Every id is recorded with clock_timestamp() taken right before it (clk0)
+# and right after it (clk): a plpgsql loop evaluates the three in this order
+# for sure.  The generators read the same real-time clock, truncated to the
+# millisecond, in between: an id's time is bounded by the two readings, with
+# no slack for a backend descheduled in between, however loaded the machine.
+# The bursts run with the server's clock standing still (libfaketime), so
+# that how many ids fit in a millisecond is counted, not raced against the
+# clock.
 
 use strict;
 use warnings;
@@ -27,10 +32,7 @@ use Test::More;
 my $sessions = 4;
 my $per_session = 100_000;
 my $total = $sessions * $per_session;
-my $burst = 300_000;
-
-# Slack for a backend descheduled between the id and clock_timestamp().
-my $slack = '100 ms';
+my $burst = 50_000;
 
 my $node = start_idgen_node('distid_concurrency', 'fsync = off');
 
@@ -41,10 +43,10 @@ my $node = start_idgen_node('distid_concurrency', 'fsync = off');
 $node->safe_psql(
 	'postgres', q{
 	CREATE TABLE d (sess int, seq int, pid int, id distid NOT NULL,
-	                clk timestamptz NOT NULL);
+	                clk timestamptz NOT NULL, clk0 timestamptz NOT NULL);
 	CREATE UNIQUE INDEX d_id ON d (id);
 	CREATE TABLE u (sess int, seq int, pid int, id uuid NOT NULL,
-	                clk timestamptz NOT NULL);
+	                clk timestamptz NOT NULL, clk0 timestamptz NOT NULL);
 	CREATE UNIQUE INDEX u_id ON u (id);
 });
 $node->safe_psql(
@@ -54,6 +56,7 @@ $node->safe_psql(
 		table => 'd',
 		type => 'distid',
 		generate => 'distid_generate()',
+		before => 1,
 		barrier => 7));
 $node->safe_psql(
 	'postgres',
@@ -62,6 +65,7 @@ $node->safe_psql(
 		table => 'u',
 		type => 'uuid',
 		generate => 'distid128_generate()',
+		before => 1,
 		barrier => 7));
 
 # Runs "SELECT $func(:client_id, $per_session)" in $sessions pgbench clients
@@ -119,17 +123,17 @@ sub check_concurrent_run
 run_concurrently('gen_d');
 check_concurrent_run('d', 'distid', 'id');
 
-# Every id is stamped at most 1 s (plus the millisecond truncation and the
-# slack) before the clock reading right after it, and never with the present
-# millisecond or later: the newest millisecond a burst may borrow is now - 1
-# ms, and the clock was read after the id.
+# Every id is stamped at least 1 s before the millisecond of the clock
+# reading right before it (the generator read the clock after that), and
+# never with the present millisecond or later: the newest millisecond a
+# burst may borrow is now - 1 ms, and the clock was read after the id.
 is( $node->safe_psql(
-		'postgres', qq{
+		'postgres', q{
 		SELECT count(*) FROM d
-		WHERE distid_timestamp(id) < clk - interval '1 s' - interval '$slack'
+		WHERE distid_timestamp(id) < date_trunc('milliseconds', clk0) - interval '1 s'
 		   OR distid_timestamp(id) > clk - interval '1 ms'}),
 	'0',
-	"distid: clock - (1 s + $slack) <= distid_timestamp(id) <= clock - 1 ms for every id");
+	"distid: ms(clock before) - 1 s <= distid_timestamp(id) <= clock after - 1 ms for every id");
 note(
 	'distid: clock - distid_timestamp(id) ranges over ',
 	$node->safe_psql(
@@ -138,15 +142,15 @@ note(
 		  FROM d}));
 
 # A backend's first id has nothing to borrow from: it is stamped with the
-# clock's millisecond minus exactly 1000 ms, so at least 1 s before the clock
-# reading after it.
+# clock's millisecond minus exactly 1000 ms, a millisecond between those of
+# the readings before and after it.
 is( $node->safe_psql(
-		'postgres', qq{
+		'postgres', q{
 		SELECT count(*) FROM d WHERE seq = 1
-		   AND clk - distid_timestamp(id) BETWEEN interval '1 s'
-		                                      AND interval '1 s' + interval '$slack'}),
+		   AND distid_timestamp(id) + interval '1 s' BETWEEN date_trunc('milliseconds', clk0)
+		                                                 AND date_trunc('milliseconds', clk)}),
 	$sessions,
-	"distid: each session's first id is stamped 1 s (to $slack) before the clock");
+	"distid: each session's first id is stamped 1 s before the clock's millisecond");
 
 #
 # 3. distid128_generate() in 4 concurrent sessions.
@@ -163,15 +167,15 @@ is( $node->safe_psql(
 	'0',
 	'distid128: every id has version nibble 7 and bit 64 clear');
 
-# No leeway: the id carries the clock's millisecond, at or before the clock
-# reading after it.
+# No leeway: the id carries the clock's millisecond, between the readings
+# before and after it.
 is( $node->safe_psql(
-		'postgres', qq{
+		'postgres', q{
 		SELECT count(*) FROM u
-		WHERE distid128_timestamp(id) < clk - interval '$slack'
+		WHERE distid128_timestamp(id) < date_trunc('milliseconds', clk0)
 		   OR distid128_timestamp(id) > clk}),
 	'0',
-	"distid128: clock - $slack <= distid128_timestamp(id) <= clock for every id");
+	"distid128: ms(clock before) <= distid128_timestamp(id) <= clock after for every id");
 note(
 	'distid128: clock - distid128_timestamp(id) ranges over ',
 	$node->safe_psql(
@@ -181,15 +185,33 @@ note(
 
 #
 # 4. A distid burst: $burst ids in one statement (SELECT burst_d(...)) of a
-# new backend, as fast as the backend can call the generator.
+# new backend, the server's clock standing still at a whole second T.
 #
-# About 128 ids fit in a millisecond, so $burst ids need about 2300
-# milliseconds: the first ones borrow the milliseconds between now - 1 s and
-# the present (about 128K ids at once), then the generator waits for the
-# clock, 1 ms at a time.  The ids and the clock readings after them are
-# collected in arrays (no INSERT per id), so the generator runs far faster
-# than 128 ids per millisecond and catches up with the present.
+# About 128 ids fit in a millisecond: the first id is stamped T - 1 s, the
+# next ones borrow the milliseconds up to T - 1 ms (about 128K ids at once),
+# so $burst ids fit without the generator waiting for the clock (which would
+# wait forever here: a generator that waited at every used-up millisecond
+# instead of borrowing fails by the test's timeout).  How many milliseconds
+# they take is a count, not a race with the clock.  The ids and the clock
+# readings around them are collected in arrays (no INSERT per id).
 #
+
+# the server under libfaketime from here on, its clock running ("+0") until
+# frozen; an absolute time in the file is read in the server's time zone
+my $clock = $node->basedir . '/faketime.rc';
+set_clock_offset($clock, '+0');
+$node->stop;
+{
+	local $ENV{TZ} = 'UTC';
+	with_faketime($clock, sub { $node->start });
+}
+my $frozen = $node->safe_psql('postgres',
+	q{SELECT to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')});
+set_clock_offset($clock, $frozen);
+# (pg_sleep() would never end now: it counts by this clock)
+is( $node->safe_psql('postgres', qq{SELECT clock_timestamp() = '$frozen+00'})
+	  . $node->safe_psql('postgres', qq{SELECT clock_timestamp() = '$frozen+00'}),
+	'tt', "the server's clock stands still at $frozen");
 
 $node->safe_psql(
 	'postgres', q{
@@ -218,36 +240,27 @@ is(count_ids_not_increasing($node, 'burst'),
 	'0', 'burst: ids strictly increase in generation order');
 
 # Borrowing stops short of the present: no id carries the present
-# millisecond or a later one (the generator waited for the clock instead).
+# millisecond or a later one.
 is( $node->safe_psql(
-		'postgres', q{
-		SELECT count(*) FROM burst WHERE distid_timestamp(id) > clk - interval '1 ms'}),
+		'postgres', qq{
+		SELECT count(*) FROM burst WHERE distid_timestamp(id) > timestamptz '$frozen+00' - interval '1 ms'
+		   OR clk <> '$frozen+00'}),
 	'0',
-	'burst: no id is stamped later than the clock after it - 1 ms (none in the future)');
+	'burst: no id is stamped later than the clock - 1 ms (none in the future)');
 
 is( $node->safe_psql(
 		'postgres', qq{
-		SELECT count(*) FROM burst
-		WHERE distid_timestamp(id) < clk - interval '1 s' - interval '$slack'}),
-	'0',
-	"burst: no id is stamped more than 1 s + $slack before the clock");
-
-is( $node->safe_psql(
-		'postgres', qq{
-		SELECT clk - distid_timestamp(id) BETWEEN interval '1 s'
-		                                      AND interval '1 s' + interval '$slack'
+		SELECT distid_timestamp(id) = timestamptz '$frozen+00' - interval '1 s'
 		FROM burst WHERE seq = 1}),
 	't',
 	'burst: the first id is stamped 1 s before the clock');
 
-my ($ms, $min_lag, $elapsed) = split /\|/, $node->safe_psql(
-	'postgres', q{
+my ($ms, $reach) = split /\|/, $node->safe_psql(
+	'postgres', qq{
 	SELECT count(DISTINCT distid_timestamp(id)),
-	       extract(epoch FROM min(clk - distid_timestamp(id))),
-	       extract(epoch FROM max(clk) - min(clk))
+	       extract(epoch FROM max(distid_timestamp(id)) - (timestamptz '$frozen+00' - interval '1 s')) * 1000
 	FROM burst});
-note("burst: $ms distinct milliseconds in $elapsed s; "
-	  . "the newest ids were stamped $min_lag s before the clock");
+note("burst: $burst ids in $ms distinct milliseconds, reaching $reach ms past the first");
 
 # About 128 ids per millisecond: the 48-bit random field takes increments of
 # up to 2^41 (2^40 on average) from a random start.
@@ -256,31 +269,25 @@ cmp_ok($ms, '>=', int($burst / 200),
 cmp_ok($ms, '<=', int($burst / 80),
 	'burst: at least ~80 ids per millisecond on average');
 
-# The burst borrowed: it ran from 1 s behind the clock up to the present
-# (a generator that waited at every used-up millisecond would stay 1 s behind).
-cmp_ok($min_lag, '<', 0.5,
-	'burst: borrowed milliseconds brought the ids within 0.5 s of the clock');
+# The burst borrowed: with the clock still, its ids went on to later
+# milliseconds (a generator that waited at every used-up millisecond would
+# have stayed at the first)
+cmp_ok($reach, '>=', int($burst / 200),
+	'burst: borrowed milliseconds carried the ids past the first millisecond, one after another');
 
 #
 # 5. A DistributedId128 burst: $burst128 ids in one statement of a new
-# backend.  No leeway and no borrowing: every id carries a millisecond of the
-# statement's own run.  Its 75-bit random field takes increments below 2^58,
-# so a millisecond has room for about 2^17 ids (against distid's ~128): at
-# the speed of one INSERT ... SELECT, hundreds of ids share a millisecond.
+# backend, the clock still standing.  No leeway and no borrowing: every id
+# carries the clock's millisecond.  Its 75-bit random field takes increments
+# below 2^58, so a millisecond has room for about 2^17 ids (against
+# distid's ~128): all of them fit in the one millisecond the clock shows.
 #
 
-my $burst128 = 100_000;
+my $burst128 = 20_000;
 $node->safe_psql(
 	'postgres', qq{
 	CREATE UNLOGGED TABLE burst128 (seq int, id uuid NOT NULL);
-	CREATE TABLE burst128_run (t0 timestamptz, t1 timestamptz);
-	DO \$\$
-	DECLARE
-		v_t0 timestamptz := clock_timestamp();
-	BEGIN
-		INSERT INTO burst128 SELECT g, distid128_generate() FROM generate_series(1, $burst128) g;
-		INSERT INTO burst128_run VALUES (v_t0, clock_timestamp());
-	END \$\$;});
+	INSERT INTO burst128 SELECT g, distid128_generate() FROM generate_series(1, $burst128) g;});
 
 is(count_rows_distinct_ids($node, 'burst128'),
 	"$burst128/$burst128", "burst128: $burst128 distinct ids");
@@ -289,22 +296,18 @@ is(count_ids_not_increasing($node, 'burst128'),
 	'0', 'burst128: ids strictly increase in generation order');
 
 is( $node->safe_psql(
-		'postgres', q{
-		SELECT count(*) FROM burst128, burst128_run
-		WHERE distid128_timestamp(id) < date_trunc('milliseconds', t0)
-		   OR distid128_timestamp(id) > t1}),
+		'postgres', qq{
+		SELECT count(*) FROM burst128
+		WHERE distid128_timestamp(id) <> timestamptz '$frozen+00'}),
 	'0',
-	'burst128: every id is stamped within the statement (no leeway, no id in the future)');
+	"burst128: every id is stamped with the clock's millisecond (no leeway, no id in the future)");
 
-my ($busiest, $ms128, $elapsed128) = split /\|/, $node->safe_psql(
-	'postgres', q{
-	SELECT max(n), count(*), (SELECT extract(epoch FROM t1 - t0) FROM burst128_run)
-	FROM (SELECT count(*) AS n FROM burst128 GROUP BY distid128_timestamp(id)) s});
-note("burst128: $ms128 distinct milliseconds, at most $busiest ids in one, "
-	  . "in a statement of $elapsed128 s");
+my $busiest = $node->safe_psql('postgres',
+	q{SELECT max(n) FROM (SELECT count(*) AS n FROM burst128 GROUP BY distid128_timestamp(id)) s});
 cmp_ok($busiest, '>', 400,
-	'burst128: some millisecond holds more than 400 ids (far above distid\'s ~128)');
+	'burst128: a millisecond holds more than 400 ids (far above distid\'s ~128)');
 
+set_clock_offset($clock, '+0');
 $node->stop;
 
 done_testing();

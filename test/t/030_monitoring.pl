@@ -205,14 +205,30 @@ sub clock_stats
 	return \%s;
 }
 
+# the steps are exact, however long the machine takes between the calls:
+# the clock stands at F, then at F - 0.8 s, then at F - 4 s (libfaketime
+# reads an absolute time without "@" as a clock standing still, in the
+# server's time zone, as localtimestamp shows it)
 my $c0 = clock_stats();
 my $session = $node->background_psql('postgres');
 my $session_pid = $session->query_safe('SELECT pg_backend_pid()');
+my $f = $node->safe_psql('postgres',
+	q{SELECT date_trunc('second', localtimestamp) + interval '1.9 s'});
+sub hold_clock_at
+{
+	my ($back) = @_;
+	set_clock_offset($offset_file,
+		$node->safe_psql('postgres',
+			qq{SELECT to_char('$f'::timestamp - interval '$back s', 'YYYY-MM-DD HH24:MI:SS.MS')}));
+	return;
+}
+hold_clock_at(0);
 $session->query_safe("SELECT $all");
-set_clock_offset($offset_file, '-0.8');
+hold_clock_at(0.8);
 $session->query_safe("SELECT $all");
-set_clock_offset($offset_file, '-4');
+hold_clock_at(4);
 $session->query_safe("SELECT $all");
+set_clock_offset($offset_file, '+0');
 my $c1 = clock_stats();
 # distid stamps a second in the past and absorbs steps back into that lag
 # like the lead of a burst: neither is an event

@@ -302,23 +302,29 @@ sub run_pgbench_at_barrier
 # clock_timestamp() read right after it (a plpgsql loop evaluates the two in
 # this order for sure), into the table $f{table} (sess int, seq int, pid int,
 # id $f{type}, clk timestamptz) as (p_sess, its number, the backend's pid,
-# id, clock).
+# id, clock).  With before => 1 the table has a last column clk0 too: the
+# clock_timestamp() read right before the id, so that the id's time is
+# bounded by two readings of the same clock, with no slack for a backend
+# descheduled in between.
 sub gen_function_sql
 {
 	my (%f) = @_;
+	my ($before, $clk0) = $f{before} ? ('v_clk0 := clock_timestamp();', ', v_clk0') : ('', '');
 	return qq{
 	CREATE FUNCTION $f{name}(p_sess int, p_n int) RETURNS void
 	LANGUAGE plpgsql AS \$\$
 	DECLARE
 		v_id $f{type};
 		v_clk timestamptz;
+		v_clk0 timestamptz;
 	BEGIN
 		PERFORM pg_advisory_lock_shared($f{barrier});	-- the barrier
 		PERFORM pg_advisory_unlock_shared($f{barrier});
 		FOR i IN 1 .. p_n LOOP
+			$before
 			v_id := $f{generate};
 			v_clk := clock_timestamp();
-			INSERT INTO $f{table} VALUES (p_sess, i, pg_backend_pid(), v_id, v_clk);
+			INSERT INTO $f{table} VALUES (p_sess, i, pg_backend_pid(), v_id, v_clk$clk0);
 		END LOOP;
 	END \$\$;
 };
@@ -600,15 +606,24 @@ sub with_faketime
 }
 
 # server_clock_lag($node): how many seconds the server's clock is behind the
-# test's (true) clock; negative when it is ahead.
+# test's (true) clock; negative when it is ahead.  Read in one session (no
+# connection start-up in the measure), the shortest of five round trips:
+# off by at most half of it, however loaded the machine.
 sub server_clock_lag
 {
 	my ($node) = @_;
-	my $t0 = Time::HiRes::time();
-	my $server =
-	  $node->safe_psql('postgres', 'SELECT extract(epoch FROM clock_timestamp())');
-	my $t1 = Time::HiRes::time();
-	return ($t0 + $t1) / 2 - $server;
+	my $session = $node->background_psql('postgres');
+	my ($best, $lag);
+	for (1 .. 5)
+	{
+		my $t0 = Time::HiRes::time();
+		my $server = $session->query_safe('SELECT extract(epoch FROM clock_timestamp())');
+		my $t1 = Time::HiRes::time();
+		($best, $lag) = ($t1 - $t0, ($t0 + $t1) / 2 - $server)
+		  if !defined $best || $t1 - $t0 < $best;
+	}
+	$session->quit;
+	return $lag;
 }
 
 # start_faketime_primary($name, $clock, init => {...}, conf => [...]): a
