@@ -738,6 +738,7 @@ base36id_gen_next(int worker, int64 *value)
 		 * first served.  A backend that leaves on an error, a cancel or at
 		 * exit leaves the line, and wakes the next one if it was first.
 		 */
+		base36id_line_ready();
 		PG_ENSURE_ERROR_CLEANUP(line_leave, (Datum) 0);
 		{
 			result = gen_loop(worker, value, &call, true);

@@ -49,11 +49,16 @@ base36id_line_init(void)
 	idgen_shmem_request_sized("idgen_base36id_line", line_size, 0, line_shmem_init);
 }
 
-static int
-me(void)
+/* this backend's member number, once base36id_line_ready() checked it */
+static int	my_member = -1;
+
+void
+base36id_line_ready(void)
 {
 	int			m;
 
+	if (my_member >= 0)
+		return;
 	Assert(sh != NULL && MyProc != NULL);
 #if PG_VERSION_NUM >= 170000
 	m = MyProcNumber;
@@ -62,7 +67,15 @@ me(void)
 #endif
 	if (m < 0 || m >= sh->nmembers)
 		elog(ERROR, "process number %d has no place in base36id's line", m);
-	return m;
+	my_member = m;
+}
+
+/* never fails: an error under the generator's lock would leave it held */
+static inline int
+me(void)
+{
+	Assert(my_member >= 0);
+	return my_member;
 }
 
 bool

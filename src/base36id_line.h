@@ -32,8 +32,15 @@ base36id_line_empty(int worker)
 }
 
 /*
+ * Before this backend joins a line, without the lock: checks that it has a
+ * place (an error, should it have none, comes here and not under the lock).
+ */
+extern void base36id_line_ready(void);
+
+/*
  * The rest, too, is called under the generator's lock, exclusive, except
- * base36id_line_wake().  The calling backend is the member.
+ * base36id_line_wake(), and after base36id_line_ready().  The calling
+ * backend is the member.
  */
 
 /* whether this backend waits in a line, and is first in it */
