@@ -1,22 +1,24 @@
 #!/usr/bin/env bash
 # base36id's budget (1296 ids a second per worker) shared by sessions that
-# drain it and a victim that asks for one id at a time: how long the
+# drain it and a victim that asks for one id now and then: how long the
 # victim's calls take beside 2 and 3 draining sessions.
 #
 #   bash test/bench/fairness.sh [REV...]     (default: the working tree)
-#   DRAINERS="2 3" RUN_S=20 bash test/bench/fairness.sh 63d8127 HEAD
+#   DRAINERS="2 3" RUN_S=20 PAUSE_MS=20 bash test/bench/fairness.sh 63d8127 HEAD
 #
-# Each REV is built from `git archive REV`.  The drainers are pgbench
-# clients asking for ids one after another (one id per transaction); the
-# victim, started a second after them, asks for one id, then the next, for
-# RUN_S - 2 seconds, and times each call (clock_timestamp() around it).
-# Per run: the victim's ids, its median and longest call, and the drainers'
-# ids per second.  Timings on a shared machine are noisy; nothing here
-# asserts one.
+# Each REV is built from `git archive REV`.  A drainer is one statement
+# asking for ids as fast as the server hands them out, for RUN_S seconds (a
+# PL/pgSQL loop); the victim, started a second after
+# them, asks for one id, pauses PAUSE_MS, asks for the next, for RUN_S - 2
+# seconds, and times each call (clock_timestamp() around it).  Per run: the
+# victim's ids, its median and longest call, and the drainers' ids per
+# second, all together.  Timings on a shared machine are
+# noisy; nothing here asserts one.
 source "$(dirname "$0")/../../tools/lib.sh"
 
 DRAINERS=${DRAINERS:-2 3}
 RUN_S=${RUN_S:-20}
+PAUSE_MS=${PAUSE_MS:-20}
 
 idgen_deps
 idgen_workdir
@@ -45,14 +47,25 @@ start_server() {
 	sql -c "CREATE EXTENSION idgen"
 }
 
-# victim N: "ids | median ms | longest ms | drainer ids/s" beside N drainers
+# victim N: "ids | median ms | longest ms | drainers' ids/s" beside N drainers
 victim() {
-	local n=$1 drainer out
-	echo 'SELECT base36id_generate();' >"$IDGEN_WORK/drain.sql"
-	PGHOST=$IDGEN_WORK/sock PGUSER=postgres PGOPTIONS="-c statement_timeout=$((RUN_S + 5))s" \
-		"$PG_BIN/pgbench" -n -c "$n" -j "$n" -T "$RUN_S" -f "$IDGEN_WORK/drain.sql" postgres \
-		>"$IDGEN_WORK/pgbench.out" 2>&1 &
-	drainer=$!
+	local n=$1 i out pids=()
+	for i in $(seq "$n"); do
+		sql 2>"$IDGEN_WORK/drain.$i" <<SQL &
+DO \$\$
+DECLARE
+	n bigint := 0;
+	stop timestamptz := clock_timestamp() + interval '$RUN_S seconds';
+BEGIN
+	WHILE clock_timestamp() < stop LOOP
+		PERFORM base36id_generate();
+		n := n + 1;
+	END LOOP;
+	RAISE NOTICE 'drained %', n;
+END \$\$;
+SQL
+		pids+=($!)
+	done
 	sleep 1
 	out=$(sql <<SQL
 CREATE TEMP TABLE t (ms float8);
@@ -65,15 +78,17 @@ BEGIN
 		t0 := clock_timestamp();
 		PERFORM base36id_generate();
 		INSERT INTO t VALUES (extract(epoch FROM clock_timestamp() - t0) * 1000);
+		PERFORM pg_sleep($PAUSE_MS / 1000.0);
 	END LOOP;
 END \$\$;
 SELECT format('%s | %s | %s', count(*), round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms)::numeric, 1),
 	round(max(ms)::numeric, 1)) FROM t;
 SQL
 	)
-	wait "$drainer" || true
-	echo "$out | $(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$IDGEN_WORK/pgbench.out" |
-		awk -v s="$RUN_S" '{printf "%.0f", $1 / s}')"
+	wait "${pids[@]}" || true
+	echo "$out | $(cat "$IDGEN_WORK"/drain.* | sed -n 's/.*drained \([0-9]*\).*/\1/p' |
+		awk -v s="$RUN_S" '{t += $1} END {printf "%.0f", t / s}')"
+	rm -f "$IDGEN_WORK"/drain.*
 }
 
 # bench REV: the rows of idgen at REV (or the working tree)
@@ -101,7 +116,7 @@ bench() {
 for rev in "$@"; do bench "$rev"; done
 
 echo
-echo "PostgreSQL $("$PG_CONFIG" --version | sed 's/^PostgreSQL //'), one worker (1296 ids a second), drainers for $RUN_S s, the victim for $((RUN_S - 2)) s of them; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "PostgreSQL $("$PG_CONFIG" --version | sed 's/^PostgreSQL //'), one worker (1296 ids a second), drainers for $RUN_S s, the victim for $((RUN_S - 2)) s of them with a pause of $PAUSE_MS ms after each id; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "| idgen | drainers | victim's ids | victim's median call (ms) | victim's longest call (ms) | drainers' ids/s |"
 echo "|---|---:|---:|---:|---:|---:|"
