@@ -95,15 +95,7 @@ SQL
 ROWS=()
 bench() {
 	local d=$IDGEN_WORK/$1 n
-	mkdir -p "$d/build"
-	if [ "$1" = tree ]; then
-		idgen_copy_tree "$d/build"
-	else
-		git -C "$IDGEN_ROOT" archive "$1" | tar -C "$d/build" -xf -
-	fi
-	make -s -C "$d/build" PG_CONFIG="$PG_CONFIG" >"$d/build.log" 2>&1
-	IDGEN_BUILD=$d/build
-	idgen_install
+	idgen_install_rev "$1" "$d"
 	start_server
 	for n in $DRAINERS; do
 		ROWS+=("| $1 | $n | $(victim "$n") |")

@@ -72,6 +72,16 @@ sub wait_of
 		FROM pg_stat_activity WHERE pid = $pid});
 }
 
+# polls until backend $pid is first in line: it waits for the next second
+sub first_in_line
+{
+	my ($pid) = @_;
+	return $node->poll_query_until(
+		'postgres', qq{
+		SELECT wait_event IN ('Base36idNextSecond', 'PgSleep')
+		FROM pg_stat_activity WHERE pid = $pid});
+}
+
 # a session asking for $n ids (recorded in got as $name when all came),
 # seen waiting before this returns, so that the next one arrives after it
 sub start_waiter
@@ -175,10 +185,7 @@ like(
 	$c2->{stderr},
 	qr/ERROR:  57014: canceling statement due to user request\nCONTEXT:  waiting in line for a base36id of worker $worker, 3 earlier callers ahead when it joined; no id was handed out/,
 	'c2, cancelled in line, fails with 57014 and its wait as context');
-ok( $node->poll_query_until(
-		'postgres', qq{
-		SELECT wait_event IN ('Base36idNextSecond', 'PgSleep')
-		FROM pg_stat_activity WHERE pid = $second}),
+ok(first_in_line($second),
 	'the other drainer is first in line now');
 
 my $t2 = freeze_at($t + 2, 'T+2');
@@ -196,10 +203,7 @@ $_->quit for ($c1, $c2, $v2, $session{$first});
 #
 # 3. The first in line exits.
 #
-ok( $node->poll_query_until(
-		'postgres', qq{
-		SELECT wait_event IN ('Base36idNextSecond', 'PgSleep')
-		FROM pg_stat_activity WHERE pid = $second}),
+ok(first_in_line($second),
 	'the drainer left waits for T+3 first in line');
 my ($v3, $v3_pid) = start_waiter('v3', 1);
 is(wait_of($v3_pid), 'line', 'v3 waits in line behind it');
@@ -210,10 +214,7 @@ like(
 	$session{$second}->{stderr},
 	qr/FATAL:  57P01: terminating connection due to administrator command/,
 	'the drainer is terminated');
-ok( $node->poll_query_until(
-		'postgres', qq{
-		SELECT wait_event IN ('Base36idNextSecond', 'PgSleep')
-		FROM pg_stat_activity WHERE pid = $v3_pid}),
+ok(first_in_line($v3_pid),
 	'once the drainer is gone, v3 is first in line');
 my $t3 = freeze_at($t + 3, 'T+3');
 ok( $node->poll_query_until(
