@@ -545,10 +545,10 @@ line_leave(int code, Datum arg)
  * for it); true: the same, waiting in the worker's line, first come, first
  * served, under the caller's cleanup (line_leave).
  */
-static gen_result
+static pg_attribute_always_inline gen_result
 gen_loop(int worker, int64 *value, gen_call *call, bool in_line)
 {
-	budget_wait_arg wait = {.worker = worker,.ahead = 0};
+	budget_wait_arg wait;
 
 	for (;;)
 	{
@@ -604,7 +604,10 @@ gen_loop(int worker, int64 *value, gen_call *call, bool in_line)
 				return GEN_LINE;
 			}
 			if (!base36id_line_waiting())
+			{
+				wait.worker = worker;
 				wait.ahead = base36id_line_join(worker);
+			}
 			LWLockRelease(shared->lock);
 			wait.what = IDGEN_WAIT_LINE;
 			budget_wait(&wait, 1000);
@@ -700,7 +703,10 @@ gen_loop(int worker, int64 *value, gen_call *call, bool in_line)
 			return GEN_LINE;
 		}
 		if (!base36id_line_waiting())
+		{
+			wait.worker = worker;
 			wait.ahead = base36id_line_join(worker);
+		}
 		/* from now on only a new second will do */
 		call->reservations_at_start = shared->reservations;
 		wait_for = st->second + 1;
@@ -712,6 +718,30 @@ gen_loop(int worker, int64 *value, gen_call *call, bool in_line)
 		wait.what = IDGEN_WAIT_NEXT_SECOND;
 		budget_wait(&wait, sleep_ms);
 	}
+}
+
+/*
+ * The rest of a call that has to wait for the budget, in line.  Apart from
+ * base36id_gen_next(): its setjmp() would cost the per-id path.
+ */
+static pg_noinline bool
+gen_next_in_line(int worker, int64 *value, gen_call *call)
+{
+	gen_result	result;
+
+	/*
+	 * First come, first served.  A backend that leaves on an error, a cancel
+	 * or at exit leaves the line, and wakes the next one if it was first.
+	 */
+	base36id_line_ready();
+	PG_ENSURE_ERROR_CLEANUP(line_leave, (Datum) 0);
+	{
+		result = gen_loop(worker, value, call, true);
+	}
+	PG_END_ENSURE_ERROR_CLEANUP(line_leave, (Datum) 0);
+	/* every way out of the loop left the line */
+	Assert(!base36id_line_waiting());
+	return result == GEN_ID;
 }
 
 bool
@@ -731,22 +761,9 @@ base36id_gen_next(int worker, int64 *value)
 				 errhint("Generate base36id values on the primary server.")));
 
 	result = gen_loop(worker, value, &call, false);
-	if (result == GEN_LINE)
-	{
-		/*
-		 * The budget is used up, or others wait for it: in line, first come,
-		 * first served.  A backend that leaves on an error, a cancel or at
-		 * exit leaves the line, and wakes the next one if it was first.
-		 */
-		base36id_line_ready();
-		PG_ENSURE_ERROR_CLEANUP(line_leave, (Datum) 0);
-		{
-			result = gen_loop(worker, value, &call, true);
-		}
-		PG_END_ENSURE_ERROR_CLEANUP(line_leave, (Datum) 0);
-		/* every way out of the loop left the line */
-		Assert(!base36id_line_waiting());
-	}
+	/* the budget is used up, or others wait for it */
+	if (unlikely(result == GEN_LINE))
+		return gen_next_in_line(worker, value, &call);
 	return result == GEN_ID;
 }
 
