@@ -437,7 +437,7 @@ reserve(int64 second)
  * be defined, as for a commit), and above the reservation's level this
  * session waits for the record at its own, alone.  False: reserve again.
  */
-static bool
+static inline bool
 reservation_confirmed(XLogRecPtr lsn, int level, uint64 standbys, int64 second)
 {
 	int			want = base36id_sync_level();

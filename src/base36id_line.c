@@ -105,8 +105,7 @@ base36id_line_leave(void)
 }
 
 void
-base36id_line_wake(int member)
+base36id_line_wake_member(int member)
 {
-	if (member >= 0)
-		SetLatch(&GetPGProcByNumber(member)->procLatch);
+	SetLatch(&GetPGProcByNumber(member)->procLatch);
 }

@@ -53,7 +53,14 @@ extern int	base36id_line_join(int worker);
 /* leaves its line, if in one; returns who to wake (base36id_line_wake) or -1 */
 extern int	base36id_line_leave(void);
 
-/* wakes member (a proc number) that became first; without the lock */
-extern void base36id_line_wake(int member);
+extern void base36id_line_wake_member(int member);
+
+/* wakes member (a proc number) that became first, if any; without the lock */
+static inline void
+base36id_line_wake(int member)
+{
+	if (unlikely(member >= 0))
+		base36id_line_wake_member(member);
+}
 
 #endif							/* IDGEN_BASE36ID_LINE_H */
