@@ -20,10 +20,14 @@
 # 3. The drainer left waits first for T+3, v3 behind it; the drainer is
 #    terminated (its backend exits): v3 becomes first, and gets counter 0
 #    of T+3.
+# 4. The postmaster is killed while one waits first in line and another
+#    behind it: both backends exit.
 #
 # Mutations this test catches (tried by hand): no line (main before this
 # test): part 1's victim gets no id of T+1; a cancelled or exiting waiter not
-# leaving the line (no cleanup): part 2's and 3's waiters never become first.
+# leaving the line (no cleanup): part 2's and 3's waiters never become first;
+# the waits without WL_EXIT_ON_PM_DEATH (WL_POSTMASTER_DEATH): part 4's
+# backends go on.
 
 use strict;
 use warnings;
@@ -225,5 +229,21 @@ $v3->quit;
 
 is(count_duplicate_ids($node, 'got'), '0', 'no duplicate ids');
 
-$node->stop;
+#
+# 4. The postmaster dies while two wait: the first in line, for T+4, and
+# one behind it.  Both backends exit.
+#
+is( $node->safe_psql(
+		'postgres',
+		'SELECT count(DISTINCT base36id_generate()) FROM generate_series(1, 1295)'),
+	'1295',
+	"the rest of T+3's ids are taken");
+my ($w1, $w1_pid) = start_waiter('w1', 1);
+ok(first_in_line($w1_pid), 'w1 waits for T+4 first in line');
+my ($w2, $w2_pid) = start_waiter('w2', 1);
+is(wait_of($w2_pid), 'line', 'w2 waits in line behind it');
+ok(kill_postmaster_and_wait($node, $w1_pid, $w2_pid),
+	'the postmaster is killed, and both waiting backends exit');
+eval { $_->quit } for ($w1, $w2);
+
 done_testing();
