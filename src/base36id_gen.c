@@ -539,6 +539,16 @@ line_leave(int code, Datum arg)
 	base36id_line_wake(woken);
 }
 
+/* joins worker's line unless already in it, under the lock */
+static void
+line_join(budget_wait_arg *wait, int worker)
+{
+	if (base36id_line_waiting())
+		return;
+	wait->worker = worker;
+	wait->ahead = base36id_line_join(worker);
+}
+
 /*
  * Hands out the next id of worker.  in_line false: the per-id path, which
  * returns GEN_LINE rather than wait for the budget (used up, or others wait
@@ -603,11 +613,7 @@ gen_loop(int worker, int64 *value, gen_call *call, bool in_line)
 				LWLockRelease(shared->lock);
 				return GEN_LINE;
 			}
-			if (!base36id_line_waiting())
-			{
-				wait.worker = worker;
-				wait.ahead = base36id_line_join(worker);
-			}
+			line_join(&wait, worker);
 			LWLockRelease(shared->lock);
 			wait.what = IDGEN_WAIT_LINE;
 			budget_wait(&wait, 1000);
@@ -702,11 +708,7 @@ gen_loop(int worker, int64 *value, gen_call *call, bool in_line)
 			LWLockRelease(shared->lock);
 			return GEN_LINE;
 		}
-		if (!base36id_line_waiting())
-		{
-			wait.worker = worker;
-			wait.ahead = base36id_line_join(worker);
-		}
+		line_join(&wait, worker);
 		/* from now on only a new second will do */
 		call->reservations_at_start = shared->reservations;
 		wait_for = st->second + 1;
