@@ -312,8 +312,9 @@ idgen_stat_base36id(PG_FUNCTION_ARGS)
 	values[i++] = Float8GetDatum(t.wait_ms[IDGEN_WAIT_STATE_FILE_SYNC]);
 	values[i++] = Int64GetDatum(t.waits[IDGEN_WAIT_RESERVATION]);
 	values[i++] = Float8GetDatum(t.wait_ms[IDGEN_WAIT_RESERVATION]);
-	values[i++] = Int64GetDatum(t.waits[IDGEN_WAIT_NEXT_SECOND]);
-	values[i++] = Float8GetDatum(t.wait_ms[IDGEN_WAIT_NEXT_SECOND]);
+	/* both wait for the second's budget: the first in line, and those behind it */
+	values[i++] = Int64GetDatum(t.waits[IDGEN_WAIT_NEXT_SECOND] + t.waits[IDGEN_WAIT_LINE]);
+	values[i++] = Float8GetDatum(t.wait_ms[IDGEN_WAIT_NEXT_SECOND] + t.wait_ms[IDGEN_WAIT_LINE]);
 	/* the state file */
 	values[i++] = CStringGetTextDatum(snap.state_file);
 	values[i++] = Int64GetDatum(t.state_file_failures);

@@ -35,6 +35,14 @@
  * second is then earlier than the moment it is returned by up to the time a
  * reservation takes.
  *
+ * When a worker's 1296 ids of the second are used up, callers wait in line
+ * for the next second's, first come, first served (base36id_line.h): the
+ * first in line sleeps until the clock reaches it, the others until the one
+ * before them has its id.  While someone waits, a new caller joins the end
+ * of the line rather than take an id, so a caller's wait is bounded by the
+ * ids asked before its own.  Nobody waiting, the per-id path only looks at
+ * the line (empty) under the lock it takes anyway.
+ *
  * Every counter starts used up at "floor": at start, the later of the file's
  * second and the clock; redo raises it to each second replayed, and the first
  * generation after a standby's promotion or the end of a point-in-time
@@ -44,6 +52,7 @@
  * was replayed.
  */
 #include "base36id_gen.h"
+#include "base36id_line.h"
 #include "base36id_sync.h"
 #include "idgen.h"
 #include "shmem.h"
@@ -428,7 +437,7 @@ reserve(int64 second)
  * be defined, as for a commit), and above the reservation's level this
  * session waits for the record at its own, alone.  False: reserve again.
  */
-static bool
+static inline bool
 reservation_confirmed(XLogRecPtr lsn, int level, uint64 standbys, int64 second)
 {
 	int			want = base36id_sync_level();
@@ -454,22 +463,102 @@ base36id_gen_loaded(void)
 	return shared != NULL;
 }
 
-bool
-base36id_gen_next(int worker, int64 *value)
+/* what one pass of gen_loop() ended with */
+typedef enum gen_result
 {
-	uint64		reservations_at_start = 0;
-	bool		first = true;
+	GEN_ID,						/* *value is the id */
+	GEN_RANGE,					/* the clock is outside base36id's span */
+	GEN_LINE					/* the budget is used up or others wait for it */
+} gen_result;
+
+/* what a call of base36id_gen_next() keeps across its passes and waits */
+typedef struct gen_call
+{
+	uint64		reservations_at_start;
+	bool		first;
 	/* a reservation this call found not confirmed for it: it needs another */
-	XLogRecPtr	unconfirmed = InvalidXLogRecPtr;
+	XLogRecPtr	unconfirmed;
+} gen_call;
 
-	Assert(shared != NULL && worker >= 0 && worker < B36_WORKERS);
+/* what a wait for the budget is for, named in an error that ends it */
+typedef struct budget_wait_arg
+{
+	idgen_wait	what;			/* IDGEN_WAIT_NEXT_SECOND or IDGEN_WAIT_LINE */
+	int			worker;
+	int			ahead;			/* callers in line before it when it joined */
+} budget_wait_arg;
 
-	/* as nextval(): a standby's ids would repeat its primary's */
-	if (RecoveryInProgress())
-		ereport(ERROR,
-				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
-				 errmsg("cannot execute %s during recovery", "base36id_generate()"),
-				 errhint("Generate base36id values on the primary server.")));
+static void
+budget_wait_context(void *arg)
+{
+	budget_wait_arg *w = arg;
+
+	if (w->what == IDGEN_WAIT_LINE)
+		errcontext("waiting in line for a base36id of worker %d, %d earlier callers ahead when it joined; no id was handed out",
+				   w->worker, w->ahead);
+	else
+		errcontext("waiting for the next second, the 1296 base36ids of worker %d in this one being used; no id was handed out",
+				   w->worker);
+}
+
+/*
+ * Sleeps until the latch is set or timeout_ms pass, then answers a cancel
+ * or shutdown with the wait named in the error's context.
+ */
+static void
+budget_wait(budget_wait_arg *w, long timeout_ms)
+{
+	ErrorContextCallback errcallback;
+	instr_time	t0;
+
+	errcallback.callback = budget_wait_context;
+	errcallback.arg = w;
+	errcallback.previous = error_context_stack;
+	error_context_stack = &errcallback;
+	idgen_stats_wait_start(&t0);
+	(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+					 timeout_ms, idgen_wait_event(w->what));
+	ResetLatch(MyLatch);
+	idgen_stats_wait_end(w->what, &t0);
+	CHECK_FOR_INTERRUPTS();
+	error_context_stack = errcallback.previous;
+}
+
+/*
+ * Leaves the line, if in it, and wakes whoever became first: when an id was
+ * taken, at the clock's end, and on an error or exit while in line.
+ */
+static void
+line_leave(int code, Datum arg)
+{
+	int			woken;
+
+	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+	woken = base36id_line_leave();
+	LWLockRelease(shared->lock);
+	base36id_line_wake(woken);
+}
+
+/* joins worker's line unless already in it, under the lock */
+static void
+line_join(budget_wait_arg *wait, int worker)
+{
+	if (base36id_line_waiting())
+		return;
+	wait->worker = worker;
+	wait->ahead = base36id_line_join(worker);
+}
+
+/*
+ * Hands out the next id of worker.  in_line false: the per-id path, which
+ * returns GEN_LINE rather than wait for the budget (used up, or others wait
+ * for it); true: the same, waiting in the worker's line, first come, first
+ * served, under the caller's cleanup (line_leave).
+ */
+static pg_attribute_always_inline gen_result
+gen_loop(int worker, int64 *value, gen_call *call, bool in_line)
+{
+	budget_wait_arg wait;
 
 	for (;;)
 	{
@@ -483,7 +572,6 @@ base36id_gen_next(int worker, int64 *value)
 		int64		wait_for;
 		uint64		now_ms;
 		long		sleep_ms;
-		instr_time	wait_t0;
 
 		CHECK_FOR_INTERRUPTS();
 		LWLockAcquire(shared->lock, LW_EXCLUSIVE);
@@ -507,17 +595,37 @@ base36id_gen_next(int worker, int64 *value)
 			shared->floor = Max(shared->floor, now);
 			shared->archive_recovery = false;
 		}
-		if (first)
+		if (call->first)
 		{
-			reservations_at_start = shared->reservations;
-			first = false;
+			call->reservations_at_start = shared->reservations;
+			call->first = false;
 		}
+		/*
+		 * Others wait for this worker's budget: after them.  Only the first
+		 * in line may take an id; the others sleep until the one before
+		 * them leaves and wakes them (the timeout is a safety net).
+		 */
+		if (!base36id_line_empty(worker) &&
+			!(in_line && base36id_line_first()))
+		{
+			if (!in_line)
+			{
+				LWLockRelease(shared->lock);
+				return GEN_LINE;
+			}
+			line_join(&wait, worker);
+			LWLockRelease(shared->lock);
+			wait.what = IDGEN_WAIT_LINE;
+			budget_wait(&wait, 1000);
+			continue;
+		}
+
 		/*
 		 * A reservation ended during this call: its second may be handed out
 		 * even if the clock has moved on (a slow reservation would otherwise
 		 * be followed by another, forever).
 		 */
-		if (shared->reservations > reservations_at_start)
+		if (shared->reservations > call->reservations_at_start)
 			now = Min(now, shared->reserved);
 		st = &shared->workers[worker];
 		if (st->second < shared->floor)
@@ -528,12 +636,13 @@ base36id_gen_next(int worker, int64 *value)
 		Assert(st->second >= shared->floor);
 		Assert(st->next >= 0 && st->next <= B36_COUNTERS);
 		if (status == B36_NEXT_OK && next.second <= shared->reserved &&
-			!(XLogRecPtrIsValid(unconfirmed) && shared->reserved_lsn == unconfirmed))
+			!(XLogRecPtrIsValid(call->unconfirmed) && shared->reserved_lsn == call->unconfirmed))
 		{
 			/* a counter of a reserved second, used once */
 			XLogRecPtr	lsn = shared->reserved_lsn;
 			int			level = shared->reserved_level;
 			uint64		standbys = shared->reserved_standbys;
+			int			woken = -1;
 
 			Assert(counter >= 0 && counter < B36_COUNTERS);
 			Assert(second == next.second && second >= st->second);
@@ -542,15 +651,19 @@ base36id_gen_next(int worker, int64 *value)
 			/* every second handed out was reserved since the start */
 			Assert(XLogRecPtrIsValid(lsn));
 			*st = next;
+			/* served: the next in line is first now */
+			if (in_line)
+				woken = base36id_line_leave();
 			LWLockRelease(shared->lock);
+			base36id_line_wake(woken);
 			/* the id leaves only as confirmed as this session asks */
 			if (reservation_confirmed(lsn, level, standbys, second))
 			{
 				*value = b36_compose(second, worker, counter);
-				return true;
+				return GEN_ID;
 			}
 			/* the counter is spent: an id never handed out */
-			unconfirmed = lsn;
+			call->unconfirmed = lsn;
 			continue;
 		}
 		if (status == B36_NEXT_OK && shared->reserving < 0)
@@ -580,23 +693,80 @@ base36id_gen_next(int worker, int64 *value)
 			idgen_stats_wait_end(IDGEN_WAIT_RESERVATION, &t0);
 			continue;
 		}
-		/* used up: from now on only a new second will do */
-		reservations_at_start = shared->reservations;
+		if (status == B36_NEXT_RANGE)
+		{
+			/* whoever follows in line finds the same and leaves too */
+			int			woken = in_line ? base36id_line_leave() : -1;
+
+			LWLockRelease(shared->lock);
+			base36id_line_wake(woken);
+			return GEN_RANGE;
+		}
+		/* used up: wait for the next second, first in line */
+		if (!in_line)
+		{
+			LWLockRelease(shared->lock);
+			return GEN_LINE;
+		}
+		line_join(&wait, worker);
+		/* from now on only a new second will do */
+		call->reservations_at_start = shared->reservations;
 		wait_for = st->second + 1;
 		LWLockRelease(shared->lock);
-
-		if (status == B36_NEXT_RANGE)
-			return false;
 
 		/* sleep until the clock reaches the next second, or a cancel */
 		sleep_ms = (long) ((wait_for + B36_EPOCH_UNIX_S) * 1000 - (int64) now_ms);
 		sleep_ms = Max(1, Min(sleep_ms, 1000));
-		idgen_stats_wait_start(&wait_t0);
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-						 sleep_ms, idgen_wait_event(IDGEN_WAIT_NEXT_SECOND));
-		ResetLatch(MyLatch);
-		idgen_stats_wait_end(IDGEN_WAIT_NEXT_SECOND, &wait_t0);
+		wait.what = IDGEN_WAIT_NEXT_SECOND;
+		budget_wait(&wait, sleep_ms);
 	}
+}
+
+/*
+ * The rest of a call that has to wait for the budget, in line.  Apart from
+ * base36id_gen_next(): its setjmp() would cost the per-id path.
+ */
+static pg_noinline bool
+gen_next_in_line(int worker, int64 *value, gen_call *call)
+{
+	gen_result	result;
+
+	/*
+	 * First come, first served.  A backend that leaves on an error, a cancel
+	 * or at exit leaves the line, and wakes the next one if it was first.
+	 */
+	base36id_line_ready();
+	PG_ENSURE_ERROR_CLEANUP(line_leave, (Datum) 0);
+	{
+		result = gen_loop(worker, value, call, true);
+	}
+	PG_END_ENSURE_ERROR_CLEANUP(line_leave, (Datum) 0);
+	/* every way out of the loop left the line */
+	Assert(!base36id_line_waiting());
+	return result == GEN_ID;
+}
+
+bool
+base36id_gen_next(int worker, int64 *value)
+{
+	gen_call	call = {.reservations_at_start = 0,.first = true,
+	.unconfirmed = InvalidXLogRecPtr};
+	gen_result	result;
+
+	Assert(shared != NULL && worker >= 0 && worker < B36_WORKERS);
+
+	/* as nextval(): a standby's ids would repeat its primary's */
+	if (RecoveryInProgress())
+		ereport(ERROR,
+				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+				 errmsg("cannot execute %s during recovery", "base36id_generate()"),
+				 errhint("Generate base36id values on the primary server.")));
+
+	result = gen_loop(worker, value, &call, false);
+	/* the budget is used up, or others wait for it */
+	if (unlikely(result == GEN_LINE))
+		return gen_next_in_line(worker, value, &call);
+	return result == GEN_ID;
 }
 
 /* makes the state file hold the floor, in redo; the caller holds no lock */
@@ -727,6 +897,7 @@ void
 base36id_gen_init(void)
 {
 	base36id_sync_init();
+	base36id_line_init();
 	idgen_shmem_request("idgen_base36id", sizeof(base36id_shared), 1, shmem_init);
 	if (process_shared_preload_libraries_in_progress)
 		RegisterCustomRmgr(IDGEN_RMGR_ID, &base36id_rmgr);

@@ -278,12 +278,13 @@ idgen_stats_state_file_failed(void)
  * Wait events.  From PostgreSQL 17 on, named ones (type Extension).  Before,
  * the closest core events: the state file's fsync is a data file reaching
  * durable storage (IO / DataFileSync), the wait for the next second a timed
- * sleep (Timeout / PgSleep); waiting for another session's reservation has
- * no core counterpart and stays Extension.
+ * sleep (Timeout / PgSleep); waiting for another session's reservation, or
+ * in line behind other callers, has no core counterpart and stays Extension.
  */
 #if PG_VERSION_NUM >= 170000
 static const char *const wait_names[IDGEN_NWAITS] = {
-	"Base36idStateFileSync", "Base36idReservation", "Base36idNextSecond"
+	"Base36idStateFileSync", "Base36idReservation", "Base36idNextSecond",
+	"Base36idLine"
 };
 #endif
 
@@ -305,6 +306,7 @@ idgen_wait_event(idgen_wait w)
 		case IDGEN_WAIT_NEXT_SECOND:
 			return WAIT_EVENT_PG_SLEEP;
 		case IDGEN_WAIT_RESERVATION:
+		case IDGEN_WAIT_LINE:
 		case IDGEN_NWAITS:
 			break;
 	}

@@ -36,6 +36,7 @@ typedef enum idgen_wait
 	IDGEN_WAIT_STATE_FILE_SYNC = 0,	/* writing and fsyncing the state file */
 	IDGEN_WAIT_RESERVATION,		/* another session reserving the second */
 	IDGEN_WAIT_NEXT_SECOND,		/* all 1296 ids of the second are used */
+	IDGEN_WAIT_LINE,			/* in line behind earlier callers for them */
 	IDGEN_NWAITS
 } idgen_wait;
 

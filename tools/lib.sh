@@ -268,6 +268,21 @@ idgen_copy_tree() {
 		--exclude=./test/fuzz/fuzz_core --exclude=./test/unit/test_core --exclude=./test/unit/test_random --exclude=./test/unit/test_fixedid -cf - . | tar -C "$1" -xf -
 }
 
+# idgen_install_rev REV DIR: idgen at REV (`git archive`; "tree": the
+# working tree) built in DIR/build (its log DIR/build.log) and installed as
+# idgen_install does (IDGEN_BUILD is then DIR/build)
+idgen_install_rev() {
+	mkdir -p "$2/build"
+	if [ "$1" = tree ]; then
+		idgen_copy_tree "$2/build"
+	else
+		git -C "$IDGEN_ROOT" archive "$1" | tar -C "$2/build" -xf -
+	fi
+	make -s -C "$2/build" PG_CONFIG="$PG_CONFIG" >"$2/build.log" 2>&1
+	IDGEN_BUILD=$2/build
+	idgen_install
+}
+
 # A private copy of the PostgreSQL tree with idgen installed into it.  The
 # binaries find their share and lib directories relative to themselves.
 idgen_install() {

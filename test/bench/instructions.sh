@@ -8,6 +8,15 @@
 # backend runs SELECT count(f()) FROM generate_series(1, n) for n = 100,000
 # and 200,000, and the difference divided by 100,000 is the cost of one call
 # with the loop; the bare loop (count(1)) is measured the same way.
+# base36id_generate() hands out 1296 ids a second, with idgen preloaded: its
+# runs take 296 and 1096 ids, in one second (the first id of a started
+# server waits for a fresh one), and the difference is divided by 800.  Runs
+# that short cannot be netted against the bare loop (200,000 rows of
+# generate_series cost more each than 1096): its row counts only what runs
+# inside base36id_generate() (callgrind's --toggle-collect).
+#
+#   INSTR_CALLS="base36id_generate" bash test/bench/instructions.sh OLD_REV
+#                                      those calls only
 source "$(dirname "$0")/../../tools/lib.sh"
 
 OLD=${1:?usage: instructions.sh OLD_REV [NEW_REV]}
@@ -33,11 +42,12 @@ install_rev() {
 		as_server "$PG_BIN/postgres" --single -D "$d/data" postgres >/dev/null 2>&1
 }
 
-# instructions NAME SQL: instructions a single-user backend spends on SQL
+# instructions NAME SQL [OPTION...]: instructions a single-user backend
+# (started with the server options OPTION...) spends on SQL
 instructions() {
 	local d=$IDGEN_WORK/$1
-	echo "$2" | (cd "$d" && as_server valgrind --tool=callgrind --vgdb=no --callgrind-out-file="$d/cg.out" \
-		"$(cat "$d/bindir")/postgres" --single -D "$d/data" -c jit=off postgres >/dev/null 2>"$d/vg.log")
+	echo "$2" | (cd "$d" && as_server valgrind --tool=callgrind --vgdb=no --callgrind-out-file="$d/cg.out" ${VG_EXTRA[@]+"${VG_EXTRA[@]}"} \
+		"$(cat "$d/bindir")/postgres" --single -D "$d/data" -c jit=off "${@:3}" postgres >/dev/null 2>"$d/vg.log")
 	grep -o 'Collected : [0-9]*' "$d/vg.log" | awk '{print $3}'
 }
 
@@ -46,6 +56,14 @@ per_call() {
 	a=$(instructions "$1" "SELECT count($2) FROM generate_series(1, 100000);")
 	b=$(instructions "$1" "SELECT count($2) FROM generate_series(1, 200000);")
 	echo $(((b - a) / 100000))
+}
+
+b36_per_call() {
+	local a b opts=(-c shared_preload_libraries=idgen -c idgen.worker_id=0)
+	local VG_EXTRA=(--toggle-collect=base36id_generate)
+	a=$(instructions "$1" "SELECT count(base36id_generate()) FROM generate_series(1, 296);" "${opts[@]}")
+	b=$(instructions "$1" "SELECT count(base36id_generate()) FROM generate_series(1, 1096);" "${opts[@]}")
+	echo $(((b - a) / 800))
 }
 
 install_rev old "$OLD"
@@ -58,9 +76,24 @@ calls=("iuid_generate(1, 1)" "flaxid_generate()" "distid128_generate()" "distid_
 # distid_generate_dense() (issue 19) when both revisions have it
 git -C "$IDGEN_ROOT" grep -q distid_generate_dense "$OLD" -- sql/idgen--1.1.sql 2>/dev/null &&
 	calls+=("distid_generate_dense()")
+calls+=("base36id_generate()")
+# INSTR_CALLS: only the functions named (e.g. INSTR_CALLS=base36id_generate)
+if [ -n "${INSTR_CALLS:-}" ]; then
+	keep=()
+	for f in "${calls[@]}"; do
+		for w in $INSTR_CALLS; do [[ $f == "$w("* ]] && keep+=("$f"); done
+	done
+	calls=(${keep[@]+"${keep[@]}"})
+fi
 for f in "${calls[@]}"; do
-	o=$(($(per_call old "$f") - loop_old))
-	n=$(($(per_call new "$f") - loop_new))
+	if [ "$f" = "base36id_generate()" ]; then
+		# inside the function only, not net of the loop
+		o=$(b36_per_call old)
+		n=$(b36_per_call new)
+	else
+		o=$(($(per_call old "$f") - loop_old))
+		n=$(($(per_call new "$f") - loop_new))
+	fi
 	echo "| \`$f\` | $o | $n | $(awk -v o="$o" -v n="$n" 'BEGIN {printf "%+.1f %%", (n - o) * 100 / o}') |"
 done
-echo "(instructions per call net of the bare loop: $loop_old and $loop_new)"
+echo "(instructions per call net of the bare loop: $loop_old and $loop_new; base36id_generate(): inside the function)"

@@ -122,15 +122,7 @@ ids_per_s() {
 # bench REV: one row of each table for idgen at REV (or the working tree)
 bench() {
 	local name=$1 d=$IDGEN_WORK/$1 slow
-	mkdir -p "$d/build"
-	if [ "$1" = tree ]; then
-		idgen_copy_tree "$d/build"
-	else
-		git -C "$IDGEN_ROOT" archive "$1" | tar -C "$d/build" -xf -
-	fi
-	make -s -C "$d/build" PG_CONFIG="$PG_CONFIG" >"$d/build.log" 2>&1
-	IDGEN_BUILD=$d/build
-	idgen_install
+	idgen_install_rev "$1" "$d"
 	start_pair
 	LAT+=("| $name | $(commit_ms) | $(reserve_ms on) | $(reserve_ms remote_apply) |")
 	alone=$(ids_per_s)

@@ -37,7 +37,6 @@ use IdgenTest;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use Time::HiRes ();
 
 my $primary = start_idgen_primary('b36w_primary', 'idgen.worker_id = 4');
 $primary->backup('b');
@@ -217,23 +216,8 @@ $standby->stop;
 my ($orphan, $orphan_pid) =
   start_call($primary, "SELECT pg_sleep(1.1);\nSELECT base36id_generate();");
 ok(wait_for_syncrep($orphan_pid), 'with the standby gone, a call waits');
-my ($postmaster) = split /\n/, slurp_file($primary->data_dir . '/postmaster.pid');
-ok(kill('KILL', $postmaster), 'the postmaster is killed');
-my $gone = 0;
-foreach (1 .. 100)
-{
-	# gone, or a zombie nobody has reaped yet
-	$gone = !-e "/proc/$orphan_pid"
-	  || slurp_file("/proc/$orphan_pid/status") =~ /^State:\s+Z/m;
-	last if $gone;
-	Time::HiRes::sleep(0.1);
-}
-ok($gone, 'and the waiting backend exits');
-kill('KILL', $orphan_pid) unless $gone;
+ok(kill_postmaster_and_wait($primary, $orphan_pid),
+	'the postmaster is killed, and the waiting backend exits');
 eval { $orphan->quit };
-# the server's other processes exit on their own; the node is down
-sleep(1);
-unlink($primary->data_dir . '/postmaster.pid');
-$primary->stop('immediate', fail_ok => 1);
 
 done_testing();

@@ -58,6 +58,7 @@ our @EXPORT = qw(
   seconds_between
   crash_restart
   kill_backend
+  kill_postmaster_and_wait
   faketime_lib
   set_clock_offset
   with_faketime
@@ -550,6 +551,33 @@ sub kill_backend
 	ok($node->poll_query_until('postgres', 'SELECT 1', '1'),
 		'the server accepts connections after the crash restart');
 	return;
+}
+
+# kill_postmaster_and_wait($node, @pids): sends SIGKILL to $node's
+# postmaster, then polls (100 times, 0.1 s apart) until backends @pids have
+# exited (gone, or zombies nobody has reaped yet); returns whether they did.
+# The node is left stopped.
+sub kill_postmaster_and_wait
+{
+	my ($node, @pids) = @_;
+	my ($postmaster) = split /\n/, slurp_file($node->data_dir . '/postmaster.pid');
+	kill('KILL', $postmaster) or die "could not kill the postmaster $postmaster: $!";
+	my @left = @pids;
+	foreach (1 .. 100)
+	{
+		@left = grep {
+			-e "/proc/$_"
+			  && slurp_file("/proc/$_/status") !~ /^State:\s+Z/m
+		} @left;
+		last unless @left;
+		Time::HiRes::sleep(0.1);
+	}
+	kill('KILL', @left) if @left;
+	# the server's other processes exit on their own; the node is down
+	sleep(1);
+	unlink($node->data_dir . '/postmaster.pid');
+	$node->stop('immediate', fail_ok => 1);
+	return !@left;
 }
 
 #

@@ -23,6 +23,7 @@
 #include "keyfile.h"
 #include "monotonic.h"
 #include "uuidtext.h"
+#include "waitline.h"
 
 /* ---------- random sources ---------- */
 
@@ -2033,6 +2034,135 @@ test_bytes(void **state)
 	assert_true(idg_mask(64) == UINT64_MAX);
 }
 
+/*
+ * waitline: the members of a line in order, read by following next from the
+ * head, checked against prev and tail too.
+ */
+static void
+wl_expect(const wl_line *lines, const wl_node *nodes, int line, const int *want, int n)
+{
+	int			m = lines[line].head;
+	int			prev = -1;
+	int			i;
+
+	for (i = 0; i < n; i++)
+	{
+		assert_int_equal(m, want[i]);
+		assert_int_equal(nodes[m].line, line);
+		assert_int_equal(nodes[m].prev, prev);
+		prev = m;
+		m = nodes[m].next;
+	}
+	assert_int_equal(m, -1);
+	assert_int_equal(lines[line].tail, n > 0 ? want[n - 1] : -1);
+	assert_int_equal(lines[line].length, n);
+	assert_true(wl_empty(&lines[line]) == (n == 0));
+}
+
+/* first come, first served; leaving from the front, middle or end */
+static void
+test_waitline_order(void **state)
+{
+	wl_line		lines[2];
+	wl_node		nodes[6];
+
+	(void) state;
+	wl_init(lines, 2, nodes, 6);
+	assert_true(wl_empty(&lines[0]) && wl_empty(&lines[1]));
+	assert_int_equal(wl_join(lines, nodes, 0, 4), 0);
+	assert_int_equal(wl_join(lines, nodes, 0, 1), 1);
+	assert_int_equal(wl_join(lines, nodes, 0, 5), 2);
+	assert_int_equal(wl_join(lines, nodes, 0, 2), 3);
+	/* another line is independent */
+	assert_int_equal(wl_join(lines, nodes, 1, 3), 0);
+	wl_expect(lines, nodes, 0, (int[]) {4, 1, 5, 2}, 4);
+	wl_expect(lines, nodes, 1, (int[]) {3}, 1);
+	assert_true(wl_is_first(lines, nodes, 4) && wl_is_first(lines, nodes, 3));
+	assert_false(wl_is_first(lines, nodes, 1));
+	assert_false(wl_is_first(lines, nodes, 0));
+	assert_int_equal(wl_line_of(nodes, 0), -1);
+	assert_int_equal(wl_line_of(nodes, 5), 0);
+
+	/* the middle leaves (a cancel): nobody becomes first */
+	assert_int_equal(wl_leave(lines, nodes, 5), -1);
+	wl_expect(lines, nodes, 0, (int[]) {4, 1, 2}, 3);
+	assert_int_equal(wl_line_of(nodes, 5), -1);
+	/* leaving twice, or never having joined, changes nothing */
+	assert_int_equal(wl_leave(lines, nodes, 5), -1);
+	assert_int_equal(wl_leave(lines, nodes, 0), -1);
+	wl_expect(lines, nodes, 0, (int[]) {4, 1, 2}, 3);
+	/* the last leaves */
+	assert_int_equal(wl_leave(lines, nodes, 2), -1);
+	wl_expect(lines, nodes, 0, (int[]) {4, 1}, 2);
+	/* the first leaves: the next is first, to be woken */
+	assert_int_equal(wl_leave(lines, nodes, 4), 1);
+	wl_expect(lines, nodes, 0, (int[]) {1}, 1);
+	/* one who left joins again, at the end */
+	assert_int_equal(wl_join(lines, nodes, 0, 4), 1);
+	wl_expect(lines, nodes, 0, (int[]) {1, 4}, 2);
+	assert_int_equal(wl_leave(lines, nodes, 1), 4);
+	assert_int_equal(wl_leave(lines, nodes, 4), -1);
+	wl_expect(lines, nodes, 0, NULL, 0);
+	assert_int_equal(wl_leave(lines, nodes, 3), -1);
+	wl_expect(lines, nodes, 1, NULL, 0);
+}
+
+/*
+ * Random joins and leaves against a plain array kept in arrival order: the
+ * lines hold the same members in the same order, and leave() names the new
+ * first exactly when the first left.
+ */
+#define WL_MEMBERS 40
+#define WL_LINES 3
+static void
+test_waitline_model(void **state)
+{
+	wl_line		lines[WL_LINES];
+	wl_node		nodes[WL_MEMBERS];
+	int			model[WL_LINES][WL_MEMBERS];
+	int			len[WL_LINES] = {0};
+	int			where[WL_MEMBERS];
+	uint32_t	x = 12345;
+	int			step;
+
+	(void) state;
+	wl_init(lines, WL_LINES, nodes, WL_MEMBERS);
+	for (step = 0; step < WL_MEMBERS; step++)
+		where[step] = -1;
+	for (step = 0; step < 200000; step++)
+	{
+		int			m,
+					l,
+					i;
+
+		x = x * 1103515245u + 12345u;
+		m = (int) ((x >> 8) % WL_MEMBERS);
+		l = (int) ((x >> 20) % WL_LINES);
+		if (where[m] < 0)
+		{
+			assert_int_equal(wl_join(lines, nodes, l, m), len[l]);
+			model[l][len[l]++] = m;
+			where[m] = l;
+		}
+		else
+		{
+			int			ml = where[m];
+			int			expect_woken = -1;
+
+			for (i = 0; model[ml][i] != m; i++)
+				;
+			if (i == 0 && len[ml] > 1)
+				expect_woken = model[ml][1];
+			memmove(&model[ml][i], &model[ml][i + 1], (size_t) (len[ml] - i - 1) * sizeof(int));
+			len[ml]--;
+			where[m] = -1;
+			assert_int_equal(wl_leave(lines, nodes, m), expect_woken);
+		}
+		for (i = 0; i < WL_LINES; i++)
+			wl_expect(lines, nodes, i, model[i], len[i]);
+	}
+}
+
 int
 main(void)
 {
@@ -2093,6 +2223,8 @@ main(void)
 		cmocka_unit_test(test_flaxid_vectors),
 		cmocka_unit_test(test_flaxid_parse_errors),
 		cmocka_unit_test(test_flaxid_bytes),
+		cmocka_unit_test(test_waitline_order),
+		cmocka_unit_test(test_waitline_model),
 	};
 
 	return cmocka_run_group_tests_name("idgen core", tests, NULL, NULL);
