@@ -75,7 +75,7 @@ async function main () {
   // README begin: typeorm-schema
   const db = new DataSource({ ...connection, entities: [Order, Line, Event], synchronize: true })
   await db.initialize()
-  // a uuid key holding iuids: iuid bounds as uuids, by hand (idgen_create_partitions
+  // a uuid key holding iuids: iuid bounds as uuids, made in the DO block (idgen_create_partitions
   // takes a uuid key for DistributedId128s, whose bounds differ)
   await db.query('CREATE TABLE events (id uuid PRIMARY KEY DEFAULT iuid_generate(42, 2), payload text)' +
                  ' PARTITION BY RANGE (id)')
