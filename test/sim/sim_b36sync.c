@@ -269,6 +269,7 @@ truth(uint64_t lsn, int level, bool actual, unsigned *mask)
 	int			k = 0;
 	int			need;
 	int			holders = 0;
+	bool		all = true;
 	int			i, j;
 
 	*mask = 0;
@@ -301,17 +302,24 @@ truth(uint64_t lsn, int level, bool actual, unsigned *mask)
 
 		if (c->method == B36S_FIRST && i >= need)
 			break;
-		if (h)
-		{
-			holders++;
+		/* FIRST: the synchronous ones; ANY: those that have it */
+		if (h || c->method == B36S_FIRST)
 			*mask |= 1u << sl->sb;
-		}
+		if (h)
+			holders++;
 		else if (c->method == B36S_FIRST)
-			return false;
+			all = false;
+	}
+	if (holders < need)
+	{
+		/* not confirmed: every candidate counts */
+		all = false;
+		for (i = 0; i < k; i++)
+			*mask |= 1u << W.slots[cand[i]].sb;
 	}
 	if (!actual && k < c->num_sync)
 		return false;
-	return holders >= need;
+	return all;
 }
 
 static void
@@ -696,8 +704,11 @@ crash(uint32_t a)
 					W.sb[i].pos[m] = end;
 			W.sb[i].paused = false;
 		}
+		/* the promoted standby's clock may be behind the old primary's */
+		W.clk -= (int64_t) (a >> 3) % 4;
 		if (W.verbose)
-			printf("    failover to standby %d at %llu\n", x, (unsigned long long) end);
+			printf("    failover to standby %d at %llu, clock %lld\n", x,
+				   (unsigned long long) end, (long long) W.clk);
 		start_primary(true);
 	}
 }
