@@ -122,15 +122,22 @@ run_unit() {
 	record unit "$p" "$f"
 }
 
-run_fuzz() {
-	local log=$IDGEN_WORK/fuzz.log
-	if make -s -C "$IDGEN_BUILD/test/fuzz" run FUZZ_SECONDS="${IDGEN_FUZZ_SECONDS:-30}" >"$log" 2>&1; then
+# make_suite SUITE LOG MAKE-ARGS...: one make run as a suite, passed if it
+# succeeds; the end of its output either way
+make_suite() {
+	local suite=$1 log=$2
+	shift 2
+	if make -s "$@" >"$log" 2>&1; then
 		tail -n 2 "$log"
-		record fuzz 1 0
+		record "$suite" 1 0
 	else
-		tail -n 40 "$log"
-		record fuzz 0 1
+		tail -n 60 "$log"
+		record "$suite" 0 1
 	fi
+}
+
+run_fuzz() {
+	make_suite fuzz "$IDGEN_WORK/fuzz.log" -C "$IDGEN_BUILD/test/fuzz" run FUZZ_SECONDS="${IDGEN_FUZZ_SECONDS:-30}"
 }
 
 # The simulation of base36id's reservation protocol (test/sim): schedules
@@ -138,13 +145,7 @@ run_fuzz() {
 # (mutants.sh, at most 60 s each; each takes well under a second).
 run_sim() {
 	local log=$IDGEN_WORK/sim.log p f
-	if make -s -C "$IDGEN_BUILD/test/sim" run SIM_SECONDS="${IDGEN_SIM_SECONDS:-50}" >"$log" 2>&1; then
-		tail -n 1 "$log"
-		record sim 1 0
-	else
-		tail -n 60 "$log"
-		record sim 0 1
-	fi
+	make_suite sim "$log" -C "$IDGEN_BUILD/test/sim" run SIM_SECONDS="${IDGEN_SIM_SECONDS:-50}"
 	bash "$IDGEN_BUILD/test/sim/mutants.sh" >"$log.mutants" 2>&1 || true
 	cat "$log.mutants"
 	p=$(sed -n 's/^sim-mutants: \([0-9]*\) passed.*/\1/p' "$log.mutants")

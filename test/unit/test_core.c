@@ -2070,17 +2070,25 @@ sb_set(int i, int32_t pid, int priority, uint64_t write, uint64_t flush, uint64_
 	sb_slots[i].pos[2] = apply;
 }
 
+/* two walsenders in slots i and j, the others free; FIRST 1 */
+static b36s_view
+sb_two(int i, int pi, uint64_t at_i, int j, int pj, uint64_t at_j)
+{
+	memset(sb_slots, 0, sizeof(sb_slots));
+	sb_set(i, 11, pi, at_i, at_i, at_i);
+	sb_set(j, 12, pj, at_j, at_j, at_j);
+	return sb_view(B36S_FIRST, 1);
+}
+
 static void
 test_b36sync_judge(void **state)
 {
 	b36s_view	v;
 
 	(void) state;
-	memset(sb_slots, 0, sizeof(sb_slots));
 	/* FIRST 1 (a, b): a (priority 1) has 100 flushed, b (2) lags */
-	sb_set(0, 11, 2, 50, 50, 50);
-	sb_set(2, 12, 1, 100, 100, 90);
-	v = sb_view(B36S_FIRST, 1);
+	v = sb_two(0, 2, 50, 2, 1, 100);
+	sb_slots[2].pos[2] = 90;
 	assert_int_equal(b36s_judge(&v, 100, B36S_FLUSH), B36S_CONFIRMED);
 	assert_int_equal(b36s_judge(&v, 100, B36S_APPLY), B36S_WAIT_QUEUE);
 	assert_int_equal(b36s_judge(&v, 100, B36S_LOCAL), B36S_CONFIRMED);
@@ -2131,11 +2139,8 @@ test_b36sync_stale_config(void **state)
 	b36s_view	v;
 
 	(void) state;
-	memset(sb_slots, 0, sizeof(sb_slots));
 	/* a reload pending: every candidate must have it, whatever FIRST 1 says */
-	sb_set(0, 11, 1, 100, 100, 100);
-	sb_set(1, 12, 2, 40, 40, 40);
-	v = sb_view(B36S_FIRST, 1);
+	v = sb_two(0, 1, 100, 1, 2, 40);
 	assert_int_equal(b36s_judge(&v, 100, B36S_FLUSH), B36S_CONFIRMED);
 	v.config_current = false;
 	assert_int_equal(b36s_judge(&v, 100, B36S_FLUSH), B36S_WAIT_QUEUE);
