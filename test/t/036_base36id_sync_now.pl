@@ -13,12 +13,16 @@
 # C. With the floor at remote_apply and s1's replay paused, a call waits for
 #    the replay; the floor is lowered to on: a new statement's call gets an
 #    id of the same second at once, without waiting behind the first.
+# E. A statement that began under FIRST 1 (s1, s2) and sessions under
+#    ANY 1 (s1, s2) take turns at ids of one reserved second: no
+#    reservation is made again.
 #
 # Mutations this test catches (tried by hand): the judgement by a hash of
 # the backend's own SyncRepConfig (1.1's third version): part A's second
 # id leaves at once, before s2 even runs; the reservation waiting for the
 # standbys at the floor before other calls may use it (the same version):
-# part C's call waits for the reservation.
+# part C's call waits for the reservation; part E's turns reserve the
+# second again each time (ping-pong).
 use strict;
 use warnings;
 
@@ -132,6 +136,55 @@ ok( $primary->poll_query_until(
 		'postgres', "SELECT state = 'idle' FROM pg_stat_activity WHERE pid = $apply_pid"),
 	'once replay resumes, the remote_apply call ends too');
 $apply->quit;
+
+# E: a statement that began under FIRST 1 and sessions under ANY 1 take
+# turns at ids of one reserved second: nobody reserves it again
+$primary->safe_psql('postgres', q{
+	ALTER SYSTEM SET synchronous_standby_names = 'FIRST 1 (b36n_s1, b36n_s2)';
+	ALTER SYSTEM RESET idgen.base36id_synchronous_commit;
+	SELECT pg_reload_conf();});
+ok( $primary->poll_query_until(
+		'postgres', "SELECT string_agg(sync_state, ',' ORDER BY application_name) FROM pg_stat_replication",
+		'sync,potential'),
+	's1 synchronous, s2 potential');
+$holder->query_safe('SELECT pg_advisory_lock(k) FROM generate_series(3, 7) AS k');
+set_clock_offset($primary_clock, '+90');
+my ($turns, $turns_pid) = start_call(
+	$primary, q{
+	DO $$
+	BEGIN
+		PERFORM base36id_generate();
+		FOR k IN 3 .. 7 LOOP
+			PERFORM pg_advisory_lock(k);
+			PERFORM base36id_generate();
+		END LOOP;
+	END $$;});
+ok(waits_for_lock($turns_pid), 'a statement took an id of a new second S and waits for its turn');
+# the clock steps back: every id from now on is of S
+set_clock_offset($primary_clock, '+60');
+my $reservations = $primary->safe_psql('postgres', 'SELECT reservations FROM idgen_stat_base36id');
+$primary->safe_psql('postgres', q{
+	ALTER SYSTEM SET synchronous_standby_names = 'ANY 1 (b36n_s1, b36n_s2)';
+	SELECT pg_reload_conf();});
+ok( $primary->poll_query_until(
+		'postgres', "SELECT string_agg(sync_state, ',' ORDER BY application_name) FROM pg_stat_replication",
+		'quorum,quorum'),
+	'both standbys are quorum standbys');
+foreach my $k (3 .. 7)
+{
+	$primary->safe_psql('postgres', 'SELECT base36id_generate()');
+	$holder->query_safe("SELECT pg_advisory_unlock($k)");
+	if ($k < 7)
+	{
+		waits_for_lock($turns_pid);
+	}
+}
+ok( $primary->poll_query_until(
+		'postgres', "SELECT state = 'idle' FROM pg_stat_activity WHERE pid = $turns_pid"),
+	'the statement took its turns');
+is($primary->safe_psql('postgres', 'SELECT reservations FROM idgen_stat_base36id'),
+	$reservations, 'ten ids of S in turns, no reservation');
+$turns->quit;
 $holder->quit;
 
 $s1->stop;
