@@ -9,7 +9,7 @@
 #     later superuser call does not get one of that unconfirmed second;
 #  2. under synchronous_commit = remote_apply, wait for the standby's replay
 #     (paused here) instead of failing, and alone: a session at on meanwhile
-#     gets ids at once (the reservation is confirmed at the floor, on);
+#     gets ids at once (the standby has flushed the record: on is met);
 #  3. release the waiting call with its id when synchronous_standby_names is
 #     cleared, as commits are released;
 #  4. not fail when the names were just set and the checkpointer has not yet
