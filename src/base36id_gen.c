@@ -19,15 +19,14 @@
  * the same or a later second wait on a condition variable (cancellably), then
  * retry, and on an error the next one tries again.
  *
- * With synchronous standbys, the reservation also waits until they have the
- * record, as a commit would, at the level idgen.base36id_synchronous_commit
- * sets (the floor): a failover to them then never repeats an id.  The
- * reservation keeps the record's LSN, that level and which standbys were
- * synchronous (base36id_sync.c).  Before an id leaves, the caller checks
- * that those standbys are still the synchronous ones (else the second is
- * reserved again, with a new record they confirm), and a session asking for
- * more than the floor (its synchronous_commit) waits for the record at its
- * own level, alone, after the reservation is over: nobody waits for it.
+ * With synchronous standbys, an id leaves only once the standbys that are
+ * synchronous at that moment have the latest reservation's record at the
+ * level the call asks for (the floor, idgen.base36id_synchronous_commit, or
+ * the session's synchronous_commit if higher), as a commit would wait: a
+ * failover to them then never repeats it.  The protocol (who reserves, who
+ * waits, what is judged from which facts) is src/core/b36sync.c; the facts
+ * come from the walsenders' shared state (base36id_sync.c).  A reservation
+ * waits for no standby, and every call waits for its own level, alone.
  *
  * A reservation can take longer than a second (slow storage, a slow standby):
  * the backend that reserved S, and those that waited for it, then hand out
@@ -130,13 +129,8 @@ typedef struct base36id_shared
 	LWLock	   *lock;
 	ConditionVariable reserved_cv;	/* broadcast when a reservation ends */
 	int64		floor;			/* counters start used up at this second */
-	int64		reserved;		/* highest second reserved (file and WAL) */
-	/* its last reservation: the record, as confirmed, and by whom */
-	XLogRecPtr	reserved_lsn;	/* end of the record; invalid before the first */
-	int			reserved_level; /* synchronous_commit level confirmed at */
-	uint64		reserved_standbys;	/* base36id_sync_standbys() throughout */
-	uint64		reservations;	/* reservations ended since start */
-	int64		reserving;		/* second a backend is reserving, or -1 */
+	/* highest second reserved (file and WAL), its record, who reserves */
+	b36s_reservation res;
 	int64		file_second;	/* highest second written to STATE_FILE */
 	bool		archive_recovery;	/* started as a standby or for PITR, and
 									 * no id generated since */
@@ -339,12 +333,7 @@ shmem_init(void *ptr, bool found, LWLockPadded *locks)
 	shared->lock = &locks[0].lock;
 	ConditionVariableInit(&shared->reserved_cv);
 	shared->floor = hw;
-	shared->reserved = second;
-	shared->reserved_lsn = InvalidXLogRecPtr;
-	shared->reserved_level = SYNCHRONOUS_COMMIT_OFF;
-	shared->reserved_standbys = BASE36ID_SYNC_UNSURE;
-	shared->reservations = 0;
-	shared->reserving = -1;
+	b36s_init(&shared->res, second);
 	shared->file_second = second;
 	/* the startup process removes these files when recovery ends */
 	shared->archive_recovery = access(STANDBY_SIGNAL_FILE, F_OK) == 0 ||
@@ -354,107 +343,64 @@ shmem_init(void *ptr, bool found, LWLockPadded *locks)
 		b36_state_init(&shared->workers[i], hw);
 }
 
-/* the reservation is over, done or failed: let a waiting backend go on */
+/* the reservation failed: another backend may try */
 static void
-reservation_end(int code, Datum arg)
+reservation_failed(int code, Datum arg)
 {
 	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
 	/* only the backend that reserves ends a reservation */
-	Assert(shared->reserving >= 0);
-	shared->reserving = -1;
+	Assert(shared->res.reserving >= 0);
+	b36s_reserve_failed(&shared->res, (b36s_call *) DatumGetPointer(arg));
 	LWLockRelease(shared->lock);
 	ConditionVariableBroadcast(&shared->reserved_cv);
 }
 
 /*
- * Makes second durable, locally, in WAL and on the synchronous standbys at
- * the floor's level; called without the LWLock.  A second already reserved
- * is reserved again (the file already has it) when the standbys that
- * confirmed it are no longer the synchronous ones: the new record is past
- * anything they confirmed, so the standbys synchronous now must have it.
+ * Makes second durable, locally and in WAL; called without the LWLock, by
+ * the call b36s_next() chose to reserve it.  Published only once the record
+ * is flushed; the standbys are waited for by each call, at its own level,
+ * before its id leaves.
  */
 static void
-reserve(int64 second)
+reserve(int64 second, b36s_call *call)
 {
 	xl_base36id_reserve xlrec = {.second = second};
-	int			level = base36id_sync_floor();
 	bool		write_file;
 	XLogRecPtr	lsn = InvalidXLogRecPtr;
-	uint64		standbys = BASE36ID_SYNC_UNSURE;
 	instr_time	t0;
 
-	/* file, WAL and standbys are waited for without the LWLock */
+	/* file and WAL are waited for without the LWLock */
 	Assert(!LWLockHeldByMe(shared->lock));
 	Assert(second >= 0 && second <= B36_MAX_SECONDS);
 	LWLockAcquire(shared->lock, LW_SHARED);
 	write_file = second > shared->file_second;
 	LWLockRelease(shared->lock);
 	INSTR_TIME_SET_CURRENT(t0);
-	PG_ENSURE_ERROR_CLEANUP(reservation_end, (Datum) 0);
+	PG_ENSURE_ERROR_CLEANUP(reservation_failed, PointerGetDatum(call));
 	{
-		/*
-		 * Which standbys are synchronous, before the record exists and after
-		 * it is confirmed: the same both times, and they are the ones that
-		 * confirmed it, now or at any later moment they still are.
-		 */
-		standbys = base36id_sync_standbys();
 		if (write_file)
 			(void) state_file_write(second, ERROR);
 		XLogBeginInsert();
 		XLogRegisterData((char *) &xlrec, sizeof(xlrec));
 		lsn = XLogInsert(IDGEN_RMGR_ID, XLOG_BASE36ID_RESERVE);
+		LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+		b36s_reserve_logged(&shared->res, call, lsn);
+		LWLockRelease(shared->lock);
 		/* now, not at commit: the id may leave the server without one */
 		XLogFlush(lsn);
-		if (level > SYNCHRONOUS_COMMIT_LOCAL_FLUSH)
-			base36id_sync_wait(lsn, level, second);
-		if (base36id_sync_standbys() != standbys)
-			standbys = BASE36ID_SYNC_UNSURE;
-		/* done only once the synchronous standbys have it */
 		idgen_stats_reserved(second, lsn, &t0);
 	}
-	PG_END_ENSURE_ERROR_CLEANUP(reservation_end, (Datum) 0);
+	PG_END_ENSURE_ERROR_CLEANUP(reservation_failed, PointerGetDatum(call));
 
 	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
 	/* this backend is the one reserving, and reserves this second */
-	Assert(shared->reserving == second);
-	Assert(second >= shared->floor && second >= shared->reserved);
-	shared->reserved = second;
+	Assert(shared->res.reserving == second);
+	Assert(second >= shared->floor && second > shared->res.reserved);
 	if (write_file)
 		shared->file_second = Max(shared->file_second, second);
-	shared->reserved_lsn = lsn;
-	shared->reserved_level = level;
-	shared->reserved_standbys = standbys;
-	shared->reservations++;
+	b36s_reserved(&shared->res, call);
 	LWLockRelease(shared->lock);
-	reservation_end(0, (Datum) 0);
-}
-
-/*
- * Whether an id of the reservation whose record ends at lsn, confirmed at
- * level by standbys (base36id_sync_standbys()), may leave for this session.
- * It asks for base36id_sync_level(): nothing at local or below; otherwise
- * the standbys synchronous now must be the ones that confirmed it (or none
- * be defined, as for a commit), and above the reservation's level this
- * session waits for the record at its own, alone.  False: reserve again.
- */
-static inline bool
-reservation_confirmed(XLogRecPtr lsn, int level, uint64 standbys, int64 second)
-{
-	int			want = base36id_sync_level();
-	uint64		now;
-
-	if (want <= SYNCHRONOUS_COMMIT_LOCAL_FLUSH)
-		return true;
-	now = base36id_sync_standbys();
-	if (now == BASE36ID_SYNC_NONE)
-		return true;
-	if (now != standbys)
-		return false;
-	if (want <= level)
-		return true;
-	base36id_sync_wait(lsn, want, second);
-	now = base36id_sync_standbys();
-	return now == BASE36ID_SYNC_NONE || now == standbys;
+	ConditionVariableBroadcast(&shared->reserved_cv);
 }
 
 bool
@@ -476,8 +422,8 @@ typedef struct gen_call
 {
 	uint64		reservations_at_start;
 	bool		first;
-	/* a reservation this call found not confirmed for it: it needs another */
-	XLogRecPtr	unconfirmed;
+	/* its level and what it waits for (src/core/b36sync.h) */
+	b36s_call	sync;
 } gen_call;
 
 /* what a wait for the budget is for, named in an error that ends it */
@@ -597,7 +543,7 @@ gen_loop(int worker, int64 *value, gen_call *call, bool in_line)
 		}
 		if (call->first)
 		{
-			call->reservations_at_start = shared->reservations;
+			call->reservations_at_start = shared->res.reservations;
 			call->first = false;
 		}
 		/*
@@ -625,8 +571,8 @@ gen_loop(int worker, int64 *value, gen_call *call, bool in_line)
 		 * even if the clock has moved on (a slow reservation would otherwise
 		 * be followed by another, forever).
 		 */
-		if (shared->reservations > call->reservations_at_start)
-			now = Min(now, shared->reserved);
+		if (shared->res.reservations > call->reservations_at_start)
+			now = Min(now, shared->res.reserved);
 		st = &shared->workers[worker];
 		if (st->second < shared->floor)
 			b36_state_init(st, shared->floor);
@@ -635,49 +581,52 @@ gen_loop(int worker, int64 *value, gen_call *call, bool in_line)
 		Assert(LWLockHeldByMeInMode(shared->lock, LW_EXCLUSIVE));
 		Assert(st->second >= shared->floor);
 		Assert(st->next >= 0 && st->next <= B36_COUNTERS);
-		if (status == B36_NEXT_OK && next.second <= shared->reserved &&
-			!(XLogRecPtrIsValid(call->unconfirmed) && shared->reserved_lsn == call->unconfirmed))
+		if (status == B36_NEXT_OK)
 		{
-			/* a counter of a reserved second, used once */
-			XLogRecPtr	lsn = shared->reserved_lsn;
-			int			level = shared->reserved_level;
-			uint64		standbys = shared->reserved_standbys;
-			int			woken = -1;
+			b36s_view	view;
+			b36s_step	step;
 
-			Assert(counter >= 0 && counter < B36_COUNTERS);
-			Assert(second == next.second && second >= st->second);
-			Assert(next.next >= 1 && next.next <= B36_COUNTERS);
-			Assert(second > st->second || counter >= st->next);
-			/* every second handed out was reserved since the start */
-			Assert(XLogRecPtrIsValid(lsn));
-			*st = next;
-			/* served: the next in line is first now */
-			if (in_line)
-				woken = base36id_line_leave();
-			LWLockRelease(shared->lock);
-			base36id_line_wake(woken);
-			/* the id leaves only as confirmed as this session asks */
-			if (reservation_confirmed(lsn, level, standbys, second))
+			base36id_sync_view(&view);
+			step = b36s_next(&shared->res, &call->sync, next.second, &view);
+			if (step == B36S_HAND_OUT)
 			{
+				/* a counter of a reserved second, used once */
+				int			woken = -1;
+
+				Assert(counter >= 0 && counter < B36_COUNTERS);
+				Assert(second == next.second && second >= st->second);
+				Assert(next.next >= 1 && next.next <= B36_COUNTERS);
+				Assert(second > st->second || counter >= st->next);
+				/* every second handed out was reserved since the start */
+				Assert(XLogRecPtrIsValid(shared->res.lsn));
+				*st = next;
+				/* served: the next in line is first now */
+				if (in_line)
+					woken = base36id_line_leave();
+				LWLockRelease(shared->lock);
+				base36id_line_wake(woken);
 				*value = b36_compose(second, worker, counter);
 				return GEN_ID;
 			}
-			/* the counter is spent: an id never handed out */
-			call->unconfirmed = lsn;
-			continue;
-		}
-		if (status == B36_NEXT_OK && shared->reserving < 0)
-		{
-			/*
-			 * A new second, or the last one again for standbys that did not
-			 * confirm it: reserve it, then try again
-			 */
-			int64		to_reserve = Max(next.second, shared->reserved);
+			if (step == B36S_RESERVE)
+			{
+				/* a new second: reserve it, then try again */
+				LWLockRelease(shared->lock);
+				reserve(next.second, &call->sync);
+				continue;
+			}
+			if (step == B36S_WAIT_STANDBYS)
+			{
+				/* not confirmed for this call yet: it waits, alone */
+				XLogRecPtr	lsn = call->sync.wait_lsn;
 
-			shared->reserving = to_reserve;
-			LWLockRelease(shared->lock);
-			reserve(to_reserve);
-			continue;
+				LWLockRelease(shared->lock);
+				if (call->sync.level > SYNCHRONOUS_COMMIT_LOCAL_FLUSH)
+					base36id_sync_wait(lsn, call->sync.level, next.second);
+				else
+					XLogFlush(lsn);
+				continue;
+			}
 		}
 		if (status == B36_NEXT_OK)
 		{
@@ -710,7 +659,7 @@ gen_loop(int worker, int64 *value, gen_call *call, bool in_line)
 		}
 		line_join(&wait, worker);
 		/* from now on only a new second will do */
-		call->reservations_at_start = shared->reservations;
+		call->reservations_at_start = shared->res.reservations;
 		wait_for = st->second + 1;
 		LWLockRelease(shared->lock);
 
@@ -749,8 +698,7 @@ gen_next_in_line(int worker, int64 *value, gen_call *call)
 bool
 base36id_gen_next(int worker, int64 *value)
 {
-	gen_call	call = {.reservations_at_start = 0,.first = true,
-	.unconfirmed = InvalidXLogRecPtr};
+	gen_call	call = {.reservations_at_start = 0,.first = true};
 	gen_result	result;
 
 	Assert(shared != NULL && worker >= 0 && worker < B36_WORKERS);
@@ -762,6 +710,7 @@ base36id_gen_next(int worker, int64 *value)
 				 errmsg("cannot execute %s during recovery", "base36id_generate()"),
 				 errhint("Generate base36id values on the primary server.")));
 
+	b36s_call_init(&call.sync, base36id_sync_level());
 	result = gen_loop(worker, value, &call, false);
 	/* the budget is used up, or others wait for it */
 	if (unlikely(result == GEN_LINE))
@@ -934,7 +883,7 @@ base36id_gen_snapshot(int worker, base36id_gen_snap *snap)
 		return false;
 	LWLockAcquire(shared->lock, LW_SHARED);
 	snap->floor = shared->floor;
-	snap->reserved = shared->reserved;
+	snap->reserved = shared->res.reserved;
 	snap->file_second = shared->file_second;
 	snap->state_file = shared->damaged != STATE_OK ? state_problem_name(shared->damaged) :
 		shared->file_second < 0 ? "missing" : "ok";

@@ -10,11 +10,15 @@
  *    configuration sets, is the level every reservation is confirmed at (one
  *    reservation serves every session); a session whose synchronous_commit
  *    is higher asks for more, and waits for it on its own;
- *  - which standbys are synchronous, so that a reservation confirmed by a
- *    standby that is no longer synchronous is not relied on;
+ *  - the facts from which src/core/b36sync.c judges, before every id,
+ *    whether the standbys that are synchronous now have the reservation's
+ *    record (base36id_sync_view): what the walsenders publish in shared
+ *    memory, never a copy of the configuration a statement started with;
  *  - the wait itself, in core's queue: the walsender that releases commits
  *    up to an LSN releases us too, and the checkpointer releases everybody
- *    when synchronous_standby_names is cleared.
+ *    when synchronous_standby_names is cleared.  If the queue was released
+ *    past the record already (by standbys no longer synchronous), nothing
+ *    would wake us: the wait then looks again after POLL_MS.
  *
  * Not SyncRepWaitForLSN(): it wants interrupts held (a commit in WAL must
  * not fail), turns a cancel into a WARNING about a commit, and caps a
@@ -29,7 +33,8 @@
 #include "base36id_sync.h"
 
 #include "access/xact.h"
-#include "common/hashfn.h"
+#include "access/xlog.h"
+#include "postmaster/interrupt.h"
 #include "miscadmin.h"
 #include "replication/syncrep.h"
 #include "replication/walsender.h"
@@ -39,11 +44,12 @@
 #include "storage/lwlock.h"
 #include "storage/proc.h"
 #include "utils/guc.h"
+#include "utils/memutils.h"
 #include "utils/wait_event.h"
 
 /*
- * idgen.base36id_synchronous_commit: the level every reservation is
- * confirmed at.  PGC_SIGHUP, so only the server's configuration sets it:
+ * idgen.base36id_synchronous_commit: the least level every id is confirmed
+ * at, whatever the session asks for.  PGC_SIGHUP, so only the server's configuration sets it:
  * synchronous_commit itself can be lowered by any role for itself (SET,
  * ALTER ROLE/DATABASE ... SET, connection options).
  */
@@ -58,24 +64,30 @@ static const struct config_enum_entry sync_commit_options[] = {
 	{NULL, 0, false}
 };
 
+/* the core's levels and methods are PostgreSQL's values, passed as they are */
+StaticAssertDecl(B36S_OFF == SYNCHRONOUS_COMMIT_OFF &&
+				 B36S_LOCAL == SYNCHRONOUS_COMMIT_LOCAL_FLUSH &&
+				 B36S_WRITE == SYNCHRONOUS_COMMIT_REMOTE_WRITE &&
+				 B36S_FLUSH == SYNCHRONOUS_COMMIT_REMOTE_FLUSH &&
+				 B36S_APPLY == SYNCHRONOUS_COMMIT_REMOTE_APPLY,
+				 "b36sync.h's levels");
+StaticAssertDecl(B36S_FIRST == SYNC_REP_PRIORITY && B36S_ANY == SYNC_REP_QUORUM &&
+				 SYNC_REP_WAIT_WRITE == 0 && SYNC_REP_WAIT_FLUSH == 1 &&
+				 SYNC_REP_WAIT_APPLY == 2 && NUM_SYNC_REP_WAIT_MODE == 3,
+				 "b36sync.h's methods and positions");
+
 void
 base36id_sync_init(void)
 {
 	DefineCustomEnumVariable("idgen.base36id_synchronous_commit",
-							 "Level at which synchronous standbys confirm each second base36id_generate() reserves, for every session.",
-							 "A session whose synchronous_commit is higher waits for that level on its own; nothing a session sets lowers it.",
+							 "Least level at which synchronous standbys confirm a second before base36id_generate() returns an id of it, in every session.",
+							 "A session whose synchronous_commit is higher waits for that level; nothing a session sets lowers it.",
 							 &sync_commit_floor,
 							 SYNCHRONOUS_COMMIT_REMOTE_FLUSH,
 							 sync_commit_options,
 							 PGC_SIGHUP,
 							 0,
 							 NULL, NULL, NULL);
-}
-
-int
-base36id_sync_floor(void)
-{
-	return sync_commit_floor;
 }
 
 int
@@ -153,39 +165,53 @@ sync_standbys_defined(void)
 }
 
 /*
- * The synchronous standbys, as the walsenders choose them when they release
- * waiters (SyncRepGetCandidateStandbys(): with FIRST n the n of highest
- * priority, with ANY n every candidate), and how many are needed.  A
- * walsender keeps its pid for the life of its connection and its priority
- * until the names change, and a standby's positions only move forward in
- * it: while the number stays the same, what they confirmed stays confirmed.
+ * The facts b36s_judge() needs, read now from shared memory: the
+ * checkpointer's flag, each walsender's slot as it publishes it (its pid,
+ * state, positions and the priority its own configuration gives it, under
+ * its spinlock, as SyncRepGetCandidateStandbys() reads them), how far
+ * core's queue was released, the local WAL flush; and this backend's copy
+ * of synchronous_standby_names, which is current only while no reload is
+ * pending (a backend takes it in between statements; until then the core
+ * asks every candidate).  The slots are this backend's, allocated once.
  */
-uint64
-base36id_sync_standbys(void)
+void
+base36id_sync_view(b36s_view *v)
 {
-	SyncRepStandbyData *standbys;
-	int			n;
+	static b36s_standby *slots = NULL;
 	int			i;
-	uint64		h;
-	int32		key[3];
 
-	if (max_wal_senders == 0 || !sync_standbys_defined())
-		return BASE36ID_SYNC_NONE;
-	n = SyncRepGetCandidateStandbys(&standbys);
-	key[0] = SyncRepConfig ? SyncRepConfig->num_sync : -1;
-	key[1] = SyncRepConfig ? SyncRepConfig->syncrep_method : -1;
-	key[2] = n;
-	h = hash_bytes_extended((const unsigned char *) key, sizeof(key), 0);
-	for (i = 0; i < n; i++)
+	if (slots == NULL && max_wal_senders > 0)
+		slots = MemoryContextAllocZero(TopMemoryContext,
+									   max_wal_senders * sizeof(b36s_standby));
+	memset(v, 0, sizeof(*v));
+	v->flushed = GetFlushRecPtr(NULL);
+	v->standbys = slots;
+	v->defined = max_wal_senders > 0 && sync_standbys_defined();
+	if (!v->defined)
+		return;
+	v->config_current = !ConfigReloadPending;
+	v->config_empty = SyncRepConfig == NULL;
+	v->method = SyncRepConfig ? SyncRepConfig->syncrep_method : B36S_FIRST;
+	v->num_sync = SyncRepConfig ? SyncRepConfig->num_sync : 1;
+	for (i = 0; i < NUM_SYNC_REP_WAIT_MODE; i++)
+		v->released[i] = ((volatile WalSndCtlData *) WalSndCtl)->lsn[i];
+	for (i = 0; i < max_wal_senders; i++)
 	{
-		key[0] = standbys[i].walsnd_index;
-		key[1] = standbys[i].pid;
-		key[2] = standbys[i].sync_standby_priority;
-		h = hash_bytes_extended((const unsigned char *) key, sizeof(key), h);
+		volatile WalSnd *walsnd = &WalSndCtl->walsnds[i];
+		b36s_standby *s = &slots[i];
+		WalSndState state;
+
+		SpinLockAcquire(&walsnd->mutex);
+		s->pid = walsnd->pid;
+		state = walsnd->state;
+		s->pos[0] = walsnd->write;
+		s->pos[1] = walsnd->flush;
+		s->pos[2] = walsnd->apply;
+		s->priority = walsnd->sync_standby_priority;
+		SpinLockRelease(&walsnd->mutex);
+		s->streaming = state == WALSNDSTATE_STREAMING || state == WALSNDSTATE_STOPPING;
 	}
-	pfree(standbys);
-	/* never one of the two reserved values */
-	return h > BASE36ID_SYNC_UNSURE ? h : h + 2;
+	v->n = max_wal_senders;
 }
 
 /* core's queue: as SyncRepQueueInsert(), ordered by LSN; holding SyncRepLock */
@@ -255,15 +281,19 @@ queue_leave(int code, Datum arg)
 static void
 sync_wait_context(void *arg)
 {
-	errcontext("waiting for synchronous standbys to confirm base36id second " INT64_FORMAT "; no id of it was handed out",
+	errcontext("waiting for synchronous standbys to confirm base36id second " INT64_FORMAT "; this call returned no id",
 			   *(int64 *) arg);
 }
+
+/* how often a wait that core's queue cannot end looks again */
+#define POLL_MS 10
 
 void
 base36id_sync_wait(XLogRecPtr lsn, int level, int64 second)
 {
 	int			mode;
 	bool		joined = false;
+	bool		defined = false;
 	ErrorContextCallback errcallback;
 
 	Assert(level > SYNCHRONOUS_COMMIT_LOCAL_FLUSH);
@@ -294,7 +324,8 @@ base36id_sync_wait(XLogRecPtr lsn, int level, int64 second)
 		 */
 		LWLockAcquire(SyncRepLock, LW_EXCLUSIVE);
 		Assert(queue_detached() && MyProc->syncRepState == SYNC_REP_NOT_WAITING);
-		if (sync_standbys_defined() && lsn > WalSndCtl->lsn[mode])
+		defined = sync_standbys_defined();
+		if (defined && lsn > WalSndCtl->lsn[mode])
 		{
 			MyProc->waitLSN = lsn;
 			MyProc->syncRepState = SYNC_REP_WAITING;
@@ -303,6 +334,18 @@ base36id_sync_wait(XLogRecPtr lsn, int level, int64 second)
 		}
 		LWLockRelease(SyncRepLock);
 
+		/*
+		 * Core's queue was released past lsn already, by standbys that are
+		 * no longer the synchronous ones: no walsender will wake us for it.
+		 * Look again shortly (the caller judges again).
+		 */
+		if (!joined && defined)
+		{
+			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+							 POLL_MS, WAIT_EVENT_SYNC_REP);
+			ResetLatch(MyLatch);
+			CHECK_FOR_INTERRUPTS();
+		}
 		while (joined)
 		{
 			/* reset before testing: the waker sets the state, then the latch */

@@ -265,7 +265,7 @@ idgen_copy_tree() {
 	mkdir -p "$1"
 	tar -C "$IDGEN_ROOT" --exclude=./.git --exclude=./results --exclude='*.o' \
 		--exclude='*.so' --exclude='*.bc' --exclude=./idgen.map --exclude=./test/fuzz/corpus-run \
-		--exclude=./test/fuzz/fuzz_core --exclude=./test/unit/test_core --exclude=./test/unit/test_random --exclude=./test/unit/test_fixedid -cf - . | tar -C "$1" -xf -
+		--exclude=./test/fuzz/fuzz_core --exclude=./test/sim/sim_b36sync --exclude=./test/unit/test_core --exclude=./test/unit/test_random --exclude=./test/unit/test_fixedid -cf - . | tar -C "$1" -xf -
 }
 
 # idgen_install_rev REV DIR: idgen at REV (`git archive`; "tree": the

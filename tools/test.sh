@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Every test: a bounded fuzz run of the core (libFuzzer) once, since the
-# core does not depend on PostgreSQL; then, for every PostgreSQL major in
+# Every test: a bounded fuzz run of the core (libFuzzer) and the simulation
+# of base36id's protocol (test/sim) once, since the core does not depend on
+# PostgreSQL; then, for every PostgreSQL major in
 # IDGEN_PG_VERSIONS (default: all supported), the extension built with
 # -Werror, the unit tests (cmocka; src/random.c against the server's
 # headers), its exported symbols, pg_regress against a scratch cluster (and
@@ -23,6 +24,7 @@
 #
 #   IDGEN_PG_VERSIONS=15 bash tools/test.sh      only against PostgreSQL 15
 #   IDGEN_SUITES="regress" bash tools/test.sh    only those suites (the build always)
+#   IDGEN_SIM_SECONDS=3600 IDGEN_SUITES=sim bash tools/test.sh   the protocol simulation for an hour
 #   IDGEN_SUITES=tap IDGEN_TAP=t/030_monitoring.pl bash tools/test.sh   one TAP file
 #   IDGEN_TAP_JOBS=1 bash tools/test.sh          the TAP files one at a time (default: 2)
 #
@@ -53,7 +55,8 @@ source "$IDGEN_ROOT/test/maintenance/run.sh"
 source "$IDGEN_ROOT/test/plpgsqlcheck/run.sh"
 
 # docs: links, SQLSTATEs and repeats of the user pages (test/doc/run.sh)
-ONCE_SUITES=(fuzz pgbuild docs)
+# sim: the seeded simulation of base36id's protocol with synchronous standbys and its mutants (test/sim)
+ONCE_SUITES=(fuzz sim pgbuild docs)
 # unit: test_random and test_fixedid build against the server's headers
 # patroni, pgbackrest: the operations tools (test/ops/), where they support the major
 # pgautofailover: base36id under pg_auto_failover (test/ops/autofailover.sh), where Debian packages it
@@ -138,15 +141,36 @@ run_unit() {
 	record unit "$p" "$f"
 }
 
-run_fuzz() {
-	local log=$IDGEN_WORK/fuzz.log
-	if make -s -C "$IDGEN_BUILD/test/fuzz" run FUZZ_SECONDS="${IDGEN_FUZZ_SECONDS:-30}" >"$log" 2>&1; then
+# make_suite SUITE LOG MAKE-ARGS...: one make run as a suite, passed if it
+# succeeds; the end of its output either way
+make_suite() {
+	local suite=$1 log=$2
+	shift 2
+	if make -s "$@" >"$log" 2>&1; then
 		tail -n 2 "$log"
-		record fuzz 1 0
+		record "$suite" 1 0
 	else
-		tail -n 40 "$log"
-		record fuzz 0 1
+		tail -n 60 "$log"
+		record "$suite" 0 1
 	fi
+}
+
+run_fuzz() {
+	make_suite fuzz "$IDGEN_WORK/fuzz.log" -C "$IDGEN_BUILD/test/fuzz" run FUZZ_SECONDS="${IDGEN_FUZZ_SECONDS:-30}"
+}
+
+# The simulation of base36id's reservation protocol (test/sim): schedules
+# for IDGEN_SIM_SECONDS (50), then each planted mistake, which must be found
+# (mutants.sh, at most 60 s each; each takes well under a second).
+run_sim() {
+	local log=$IDGEN_WORK/sim.log p f
+	make_suite sim "$log" -C "$IDGEN_BUILD/test/sim" run SIM_SECONDS="${IDGEN_SIM_SECONDS:-50}"
+	bash "$IDGEN_BUILD/test/sim/mutants.sh" >"$log.mutants" 2>&1 || true
+	cat "$log.mutants"
+	p=$(sed -n 's/^sim-mutants: \([0-9]*\) passed.*/\1/p' "$log.mutants")
+	f=$(sed -n 's/^sim-mutants: [0-9]* passed, \([0-9]*\) failed/\1/p' "$log.mutants")
+	[ -n "$p" ] || { p=0; f=1; }
+	record sim-mutants "$p" "$f"
 }
 
 # Two TAP files at a time (IDGEN_TAP_JOBS): they spend most of their time

@@ -61,7 +61,7 @@ isnt($ret, 0,
 	'a call waits for the standby despite the session\'s synchronous_commit = local, and times out');
 like(
 	$err,
-	qr/ERROR:  57014: canceling statement due to statement timeout\n.*CONTEXT:  waiting for synchronous standbys to confirm base36id second \d+; no id of it was handed out/s,
+	qr/ERROR:  57014: canceling statement due to statement timeout\n.*CONTEXT:  waiting for synchronous standbys to confirm base36id second \d+; this call returned no id/s,
 	'with SQLSTATE 57014, handing out no id');
 
 my ($gen, $gen_pid) =

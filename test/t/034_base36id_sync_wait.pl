@@ -9,7 +9,7 @@
 #     later superuser call does not get one of that unconfirmed second;
 #  2. under synchronous_commit = remote_apply, wait for the standby's replay
 #     (paused here) instead of failing, and alone: a session at on meanwhile
-#     gets ids at once (the reservation is confirmed at the floor, on);
+#     gets ids at once (the standby has flushed the record: on is met);
 #  3. release the waiting call with its id when synchronous_standby_names is
 #     cleared, as commits are released;
 #  4. not fail when the names were just set and the checkpointer has not yet
@@ -80,7 +80,7 @@ my $walsender = walsender_pid();
 ok(kill('STOP', $walsender), 'the walsender is paused');
 
 my $timeout_error =
-  qr/ERROR:  57014: canceling statement due to statement timeout\n.*CONTEXT:  waiting for synchronous standbys to confirm base36id second \d+; no id of it was handed out/s;
+  qr/ERROR:  57014: canceling statement due to statement timeout\n.*CONTEXT:  waiting for synchronous standbys to confirm base36id second \d+; this call returned no id/s;
 my ($ret, $err) = generate_in_new_second("SET statement_timeout = '3s'",
 	connstr => $primary->connstr('postgres') . ' user=app');
 isnt($ret, 0, 'a role with ALTER ROLE ... SET synchronous_commit = off waits, until its statement_timeout');

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "base36.h"
+#include "b36sync.h"
 #include "base62.h"
 #include "bytes.h"
 #include "distid.h"
@@ -2163,6 +2164,167 @@ test_waitline_model(void **state)
 	}
 }
 
+/*
+ * base36id's judgement of the synchronous standbys (b36sync.c), against
+ * PostgreSQL's rules (syncrep.c): candidates are streaming walsenders with
+ * a priority and a known flush position; FIRST n takes the n of lowest
+ * priority number (ties by slot) and needs all of them; ANY n needs n of
+ * the candidates; fewer candidates than n confirm nothing.
+ */
+static b36s_standby sb_slots[4];
+
+static b36s_view
+sb_view(int method, int num_sync)
+{
+	b36s_view	v;
+
+	memset(&v, 0, sizeof(v));
+	v.defined = true;
+	v.config_current = true;
+	v.method = method;
+	v.num_sync = num_sync;
+	v.flushed = 1000;
+	v.n = 4;
+	v.standbys = sb_slots;
+	return v;
+}
+
+static void
+sb_set(int i, int32_t pid, int priority, uint64_t write, uint64_t flush, uint64_t apply)
+{
+	sb_slots[i].pid = pid;
+	sb_slots[i].streaming = pid != 0;
+	sb_slots[i].priority = priority;
+	sb_slots[i].pos[0] = write;
+	sb_slots[i].pos[1] = flush;
+	sb_slots[i].pos[2] = apply;
+}
+
+/* two walsenders in slots i and j, the others free; FIRST 1 */
+static b36s_view
+sb_two(int i, int pi, uint64_t at_i, int j, int pj, uint64_t at_j)
+{
+	memset(sb_slots, 0, sizeof(sb_slots));
+	sb_set(i, 11, pi, at_i, at_i, at_i);
+	sb_set(j, 12, pj, at_j, at_j, at_j);
+	return sb_view(B36S_FIRST, 1);
+}
+
+static void
+test_b36sync_judge(void **state)
+{
+	b36s_view	v;
+
+	(void) state;
+	/* FIRST 1 (a, b): a (priority 1) has 100 flushed, b (2) lags */
+	v = sb_two(0, 2, 50, 2, 1, 100);
+	sb_slots[2].pos[2] = 90;
+	assert_int_equal(b36s_judge(&v, 100, B36S_FLUSH), B36S_CONFIRMED);
+	assert_int_equal(b36s_judge(&v, 100, B36S_APPLY), B36S_WAIT_QUEUE);
+	assert_int_equal(b36s_judge(&v, 100, B36S_LOCAL), B36S_CONFIRMED);
+	/* FIRST 2: b must have it too */
+	v = sb_view(B36S_FIRST, 2);
+	assert_int_equal(b36s_judge(&v, 100, B36S_WRITE), B36S_WAIT_QUEUE);
+	assert_int_equal(b36s_judge(&v, 50, B36S_APPLY), B36S_CONFIRMED);
+	/* ANY 1: either; ANY 2: both */
+	v = sb_view(B36S_ANY, 1);
+	assert_int_equal(b36s_judge(&v, 100, B36S_FLUSH), B36S_CONFIRMED);
+	v = sb_view(B36S_ANY, 2);
+	assert_int_equal(b36s_judge(&v, 100, B36S_FLUSH), B36S_WAIT_QUEUE);
+	/* the queue already released past the record: poll */
+	v.released[1] = 120;
+	assert_int_equal(b36s_judge(&v, 100, B36S_FLUSH), B36S_WAIT_POLL);
+	/* the priorities swapped (names reordered): b is the synchronous one */
+	sb_slots[0].priority = 1;
+	sb_slots[2].priority = 2;
+	v = sb_view(B36S_FIRST, 1);
+	assert_int_equal(b36s_judge(&v, 100, B36S_FLUSH), B36S_WAIT_QUEUE);
+	/* equal priorities: the lower slot first */
+	sb_slots[2].priority = 1;
+	assert_int_equal(b36s_judge(&v, 100, B36S_FLUSH), B36S_WAIT_QUEUE);
+	assert_int_equal(b36s_judge(&v, 50, B36S_FLUSH), B36S_CONFIRMED);
+	/* not a candidate: no flush position, not streaming, no priority */
+	sb_set(0, 11, 1, 50, 0, 0);
+	assert_int_equal(b36s_judge(&v, 100, B36S_FLUSH), B36S_CONFIRMED);
+	sb_slots[0].streaming = false;
+	sb_slots[0].pos[1] = 50;
+	assert_int_equal(b36s_judge(&v, 100, B36S_FLUSH), B36S_CONFIRMED);
+	/* fewer candidates than FIRST 2 asks: nothing confirmed */
+	v = sb_view(B36S_FIRST, 2);
+	assert_int_equal(b36s_judge(&v, 1, B36S_WRITE), B36S_WAIT_QUEUE);
+	/* none at all: nothing confirmed; none defined: nothing to wait for */
+	memset(sb_slots, 0, sizeof(sb_slots));
+	v = sb_view(B36S_FIRST, 1);
+	assert_int_equal(b36s_judge(&v, 1, B36S_WRITE), B36S_WAIT_QUEUE);
+	v.defined = false;
+	assert_int_equal(b36s_judge(&v, 1, B36S_APPLY), B36S_CONFIRMED);
+	/* never before the local flush */
+	v.flushed = 99;
+	assert_int_equal(b36s_judge(&v, 100, B36S_OFF), B36S_WAIT_POLL);
+}
+
+static void
+test_b36sync_stale_config(void **state)
+{
+	b36s_view	v;
+
+	(void) state;
+	/* a reload pending: every candidate must have it, whatever FIRST 1 says */
+	v = sb_two(0, 1, 100, 1, 2, 40);
+	assert_int_equal(b36s_judge(&v, 100, B36S_FLUSH), B36S_CONFIRMED);
+	v.config_current = false;
+	assert_int_equal(b36s_judge(&v, 100, B36S_FLUSH), B36S_WAIT_QUEUE);
+	/* an empty own copy trusts nothing while the flag says defined */
+	v.config_empty = true;
+	assert_int_equal(b36s_judge(&v, 100, B36S_FLUSH), B36S_WAIT_QUEUE);
+	sb_slots[1].pos[1] = 100;
+	assert_int_equal(b36s_judge(&v, 100, B36S_FLUSH), B36S_CONFIRMED);
+}
+
+static void
+test_b36sync_protocol(void **state)
+{
+	b36s_reservation r;
+	b36s_call	c1, c2;
+	b36s_view	v;
+
+	(void) state;
+	memset(sb_slots, 0, sizeof(sb_slots));
+	sb_set(0, 11, 1, 0, 5, 0);
+	v = sb_view(B36S_FIRST, 1);
+	b36s_init(&r, 7);
+	b36s_call_init(&c1, B36S_FLUSH);
+	b36s_call_init(&c2, B36S_LOCAL);
+	/* second 8 is new: c1 reserves, c2 waits for the reservation */
+	assert_int_equal(b36s_next(&r, &c1, 8, &v), B36S_RESERVE);
+	assert_int_equal(b36s_next(&r, &c2, 8, &v), B36S_WAIT_RESERVATION);
+	/* logged, not yet flushed: not published */
+	b36s_reserve_logged(&r, &c1, 20);
+	assert_int_equal(b36s_next(&r, &c2, 8, &v), B36S_WAIT_RESERVATION);
+	v.flushed = 20;
+	b36s_reserved(&r, &c1);
+	assert_int_equal(r.reserved, 8);
+	assert_int_equal(r.lsn, 20);
+	assert_int_equal(r.reserving, -1);
+	/* c2 (local) gets its id; c1 (on) waits for the standby, alone */
+	assert_int_equal(b36s_next(&r, &c2, 8, &v), B36S_HAND_OUT);
+	assert_int_equal(b36s_next(&r, &c1, 8, &v), B36S_WAIT_STANDBYS);
+	assert_int_equal(c1.verdict, B36S_WAIT_QUEUE);
+	assert_int_equal(c1.wait_lsn, 20);
+	sb_slots[0].pos[1] = 20;
+	assert_int_equal(b36s_next(&r, &c1, 8, &v), B36S_HAND_OUT);
+	/* the standby goes, another one is synchronous and lags: wait again */
+	sb_set(0, 0, 0, 0, 0, 0);
+	sb_set(3, 13, 1, 10, 10, 10);
+	v.released[1] = 20;
+	assert_int_equal(b36s_next(&r, &c1, 8, &v), B36S_WAIT_STANDBYS);
+	assert_int_equal(c1.verdict, B36S_WAIT_POLL);
+	/* a failed reservation lets another call try */
+	assert_int_equal(b36s_next(&r, &c2, 9, &v), B36S_RESERVE);
+	b36s_reserve_failed(&r, &c2);
+	assert_int_equal(b36s_next(&r, &c1, 9, &v), B36S_RESERVE);
+}
+
 int
 main(void)
 {
@@ -2225,6 +2387,9 @@ main(void)
 		cmocka_unit_test(test_flaxid_bytes),
 		cmocka_unit_test(test_waitline_order),
 		cmocka_unit_test(test_waitline_model),
+		cmocka_unit_test(test_b36sync_judge),
+		cmocka_unit_test(test_b36sync_stale_config),
+		cmocka_unit_test(test_b36sync_protocol),
 	};
 
 	return cmocka_run_group_tests_name("idgen core", tests, NULL, NULL);
