@@ -372,6 +372,10 @@ BEGIN
 		END IF;
 	END IF;
 	IF ms OPERATOR(pg_catalog.>) 281474976710655 THEN
+		-- plpgsql_check: error 22008 [timestamp out of range for type iuid] this statement exists
+		-- to raise the type's out-of-range error (22008 with _units' detail) once the millisecond
+		-- walks past the type's last one; _units is IMMUTABLE, so the planner folds the call with
+		-- its constant arguments, and raises, when plpgsql_check prepares the statement.
 		PERFORM _units(NULL, 'iuid');
 	END IF;
 	st := pg_catalog.set_config('idgen_portable.iuid_at', pid OPERATOR(pg_catalog.||) began OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) ms OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) rand, false);
@@ -509,8 +513,8 @@ CREATE OR REPLACE FUNCTION @extschema@.distid_generate() RETURNS numeric
 DECLARE
 	pid pg_catalog.text := pg_catalog.pg_backend_pid() OPERATOR(pg_catalog.||) ',';
 	st pg_catalog.text := pg_catalog.current_setting('idgen_portable.distid', true);
-	prev_ts bigint := 0;
-	prev_rand bigint := 0;
+	prev_ts bigint := 0::bigint;
+	prev_rand bigint := 0::bigint;
 	ts bigint;
 	r bigint;
 	inc bigint;
@@ -640,7 +644,7 @@ BEGIN
 		out := pg_catalog.substr('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', pg_catalog.mod(v, 62)::int OPERATOR(pg_catalog.+) 1, 1) OPERATOR(pg_catalog.||) out;
 		v := pg_catalog.div(v, 62);
 	END LOOP;
-	small := v;
+	small := v::bigint;
 	WHILE pg_catalog.length(out) OPERATOR(pg_catalog.<) width LOOP
 		out := pg_catalog.substr('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', (small OPERATOR(pg_catalog.%) 62)::int OPERATOR(pg_catalog.+) 1, 1) OPERATOR(pg_catalog.||) out;
 		small := small OPERATOR(pg_catalog./) 62;
@@ -662,7 +666,7 @@ DECLARE
 	alphabet pg_catalog.text := CASE WHEN widths IS NULL THEN '0123456789ABCDEFabcdef'
 					  ELSE '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz' END;
 	pos int := 1;
-	v numeric := 0;
+	v numeric := 0::numeric;
 	block numeric;
 	w int;
 	d int;
@@ -759,9 +763,9 @@ CREATE OR REPLACE FUNCTION @extschema@.distid128_generate() RETURNS pg_catalog.u
 DECLARE
 	pid pg_catalog.text := pg_catalog.pg_backend_pid() OPERATOR(pg_catalog.||) ',';
 	st pg_catalog.text := pg_catalog.current_setting('idgen_portable.distid128', true);
-	prev_ts bigint := 0;
-	prev_hi bigint := 0;
-	prev_lo bigint := 0;
+	prev_ts bigint := 0::bigint;
+	prev_hi bigint := 0::bigint;
+	prev_lo bigint := 0::bigint;
 	us bigint;
 	now_ms bigint;
 	frac bigint;
@@ -891,7 +895,7 @@ CREATE OR REPLACE FUNCTION @extschema@.bigint_from_alphanumeric(pg_catalog.text)
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
 	RETURN _decode_fixed($1, 'alphanumeric bigint', 11, '{11}', 9223372036854775807,
-						 'The value exceeds 9223372036854775807.');
+						 'The value exceeds 9223372036854775807.')::bigint;
 END
 $$;
 COMMENT ON FUNCTION @extschema@.bigint_from_alphanumeric(pg_catalog.text) IS 'bigint from its 11-character base62 form, strictly';

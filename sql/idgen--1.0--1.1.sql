@@ -83,6 +83,11 @@ DECLARE
 	hit pg_catalog.record;
 	present pg_catalog.bool;
 BEGIN
+	-- plpgsql_check: warning 00000 [name of parameter "from" is reserved keyword] "from" and "to"
+	-- are the parameters' names since idgen 1.0 (sql/idgen--1.0.sql is released and frozen);
+	-- callers pass them by name ("from" => ...), so renaming them would break those calls.
+	-- Here they are always written quoted.
+	-- plpgsql_check: warning 00000 [name of parameter "to" is reserved keyword] as "from" above.
 	IF parent IS NULL OR "from" IS NULL OR "to" IS NULL OR step IS NULL THEN
 		RAISE EXCEPTION 'idgen_create_partitions arguments must not be null'
 			USING ERRCODE = 'null_value_not_allowed';
@@ -164,6 +169,15 @@ BEGIN
 
 		-- existing partitions whose range meets [lo, hi)
 		present := false;
+		-- plpgsql_check: warning 00000 [cannot determinate a result of dynamic SQL] the query over
+		-- the existing partitions names the key's type and its "less" operator (schema-qualified,
+		-- from the operator class), known only at run time; every value goes in through USING, and
+		-- its columns (rel, lo, hi) are named in the query itself.
+		-- plpgsql_check: error 55000 [record "hit" is not assigned yet] follows from the dynamic
+		-- query: FOR ... IN EXECUTE assigns hit before the body runs (partitions.sql runs this loop:
+		-- existing and overlapping partitions).
+		-- plpgsql_check: warning extra 00000 [never read variable "hit"] follows from the same: the
+		-- statements that read hit.rel, hit.lo and hit.hi could not be checked.
 		FOR hit IN EXECUTE pg_catalog.format($q$
 			SELECT c.relname AS rel, b[1] AS lo, b[2] AS hi
 			FROM pg_catalog.pg_inherits i
@@ -333,23 +347,29 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
 	probe constant pg_catalog.text := 'SELECT coalesce(pg_catalog.current_setting(''idgen.worker_id'', true), '''')';
-	names pg_catalog.text[] := '{}';
-	vals pg_catalog.text[] := '{}';
-	errs pg_catalog.text[] := '{}';
+	names pg_catalog.text[] := '{}'::pg_catalog.text[];
+	vals pg_catalog.text[] := '{}'::pg_catalog.text[];
+	errs pg_catalog.text[] := '{}'::pg_catalog.text[];
 	dblink_schema pg_catalog.name;
 	r pg_catalog.record;
 	c pg_catalog.text;
 	v pg_catalog.text;
-	i int;
-	j int;
 	others pg_catalog.text;
 BEGIN
+	-- plpgsql_check: performance 00000 [routine is marked as VOLATILE, should be STABLE] it
+	-- connects to other servers (through Citus or dblink, in dynamic SQL) and reports what they
+	-- answer at the time of the call: VOLATILE is right.
 	IF conninfos IS NULL THEN
 		IF pg_catalog.to_regprocedure('pg_catalog.run_command_on_all_nodes(text,boolean,boolean)') IS NULL THEN
 			RAISE EXCEPTION 'idgen_check_worker_ids() without connection strings needs Citus'
 				USING ERRCODE = 'object_not_in_prerequisite_state',
 					  HINT = 'Pass the nodes'' connection strings: idgen_check_worker_ids(ARRAY[''host=... dbname=...'', ...]).';
 		END IF;
+		-- plpgsql_check: error 42883 [function pg_catalog.run_command_on_all_nodes(text) does not exist]
+		-- Citus's function; this runs only after to_regprocedure has found it (the citus suite runs
+		-- this branch on a coordinator with two workers).
+		-- plpgsql_check: warning 00000 [unused variable "r"] the record of this Citus-only loop, which
+		-- plpgsql_check could not check without Citus.
 		FOR r IN EXECUTE
 			'SELECT coalesce(n.nodename OPERATOR(pg_catalog.||) '':'' OPERATOR(pg_catalog.||) n.nodeport,
 			                 pg_catalog.current_setting(''citus.local_hostname'') OPERATOR(pg_catalog.||) '':'' OPERATOR(pg_catalog.||) pg_catalog.current_setting(''port'')) AS name,
@@ -450,6 +470,9 @@ DECLARE
 	t pg_catalog.text;
 	added int := 0;
 BEGIN
+	-- plpgsql_check: performance 00000 [routine is marked as VOLATILE, should be STABLE] it adds
+	-- support functions to operator families through EXECUTE (ALTER OPERATOR FAMILY ... ADD),
+	-- which changes the catalog: VOLATILE is right; plpgsql_check cannot see into dynamic SQL.
 	IF pg_catalog.current_setting('server_version_num')::int OPERATOR(pg_catalog.<) 180000 THEN
 		RETURN 0;
 	END IF;
@@ -602,7 +625,7 @@ BEGIN
 	END IF;
 	SELECT a.attname, a.atttypid INTO key_column, key_type
 	FROM pg_catalog.pg_attribute a WHERE a.attrelid OPERATOR(pg_catalog.=) parent AND a.attnum OPERATOR(pg_catalog.=) key_attnum;
-	SELECT CASE WHEN t.oid OPERATOR(pg_catalog.=) 'pg_catalog.uuid'::pg_catalog.regtype THEN 'distid128' ELSE t.typname END
+	SELECT CASE WHEN t.oid OPERATOR(pg_catalog.=) 'pg_catalog.uuid'::pg_catalog.regtype THEN 'distid128' ELSE t.typname::pg_catalog.text END
 	INTO type_prefix
 	FROM pg_catalog.pg_type t
 	WHERE t.oid OPERATOR(pg_catalog.=) key_type
@@ -629,6 +652,13 @@ BEGIN
 	                 key_type::pg_catalog.regtype);
 
 	-- in the order of their lower bounds, the default partition last
+	-- plpgsql_check: warning 00000 [cannot determinate a result of dynamic SQL] the query over
+	-- the partitions' bounds casts them to the key's type, known only at run time (%s of a
+	-- regtype, values through USING); its columns are named in the query itself.
+	-- plpgsql_check: error 55000 [record "r" is not assigned yet] the record of this FOR ... IN
+	-- EXECUTE loop, assigned before the body runs (run by partitions.sql).
+	-- plpgsql_check: warning extra 00000 [never read variable "r"] follows from the same: the
+	-- statements that read r could not be checked.
 	FOR r IN EXECUTE pg_catalog.format($q$
 		SELECT c.oid::pg_catalog.regclass AS part, i.inhdetachpending AS pending, e.expr,
 		       pg_catalog.regexp_match(e.expr, '^FOR VALUES FROM \((MINVALUE|''([^'']*)'')\) TO \((MAXVALUE|''([^'']*)'')\)$') AS b
@@ -646,6 +676,9 @@ BEGIN
 			lo_time := '-infinity'; lo_whole := true;
 		ELSIF r.b[2] IS NOT NULL AND (type_prefix OPERATOR(pg_catalog.<>) 'distid128'
 		      OR r.b[2] OPERATOR(pg_catalog.~) '^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-7]') THEN
+			-- plpgsql_check: security 00000 [text type variable is not sanitized] decode is made by
+			-- format() above from %I of the extension's schema and of function names and %s of a
+			-- regtype (whose output quotes the name); the bound goes in through USING.
 			EXECUTE decode INTO lo_time, lo_whole USING r.b[2];
 		END IF;
 		IF r.b[3] OPERATOR(pg_catalog.=) 'MAXVALUE' THEN
@@ -694,6 +727,9 @@ DECLARE
 	defaults int;
 	writer int;
 BEGIN
+	-- plpgsql_check: performance 00000 [routine is marked as VOLATILE, should be STABLE] it
+	-- detaches or drops partitions (ALTER TABLE ... DETACH PARTITION, DROP TABLE) through
+	-- EXECUTE: VOLATILE is right.
 	IF parent IS NULL OR older_than IS NULL OR drop_tables IS NULL OR concurrent IS NULL THEN
 		RAISE EXCEPTION 'idgen_retire_partitions arguments must not be null'
 			USING ERRCODE = 'null_value_not_allowed';
@@ -715,9 +751,19 @@ BEGIN
 	END IF;
 	IF NOT concurrent THEN
 		-- one upkeep at a time per table, as idgen_create_partitions
+		-- plpgsql_check: security 00000 [text type variable is not sanitized] parent_ident is made
+		-- by format('%I.%I', schema, table) from pg_class and pg_namespace above, so it is quoted;
+		-- plpgsql_check does not follow a variable through SELECT ... INTO.
 		EXECUTE pg_catalog.format('LOCK TABLE ONLY %s IN SHARE UPDATE EXCLUSIVE MODE', parent_ident);
 	END IF;
 
+	-- plpgsql_check: warning 00000 [cannot determinate a result of dynamic SQL] the query names
+	-- the schema idgen is installed in (%I of the extension's schema, from pg_extension), known
+	-- only at run time; values through USING, columns named in the query.
+	-- plpgsql_check: error 55000 [record "r" is not assigned yet] the record of this FOR ... IN
+	-- EXECUTE loop, assigned before the body runs (run by partition_life.sql and the pgcron suite).
+	-- plpgsql_check: warning extra 00000 [never read variable "r"] follows from the same: the
+	-- statements that read r could not be checked.
 	FOR r IN EXECUTE pg_catalog.format($q$
 		SELECT p.partition AS part, p.from_time AS lo, p.to_time AS hi, p.detach_pending AS pending,
 		       pg_catalog.format('%%I.%%I', n.nspname, c.relname) AS ident

@@ -1,9 +1,10 @@
 --
 -- The trap: twins of pg_catalog's names, generated from the catalog of the
 -- server under test, that report every use (doc/security.md, CONTRIBUTING.md
--- "Privileges and a hostile database").  Shared by the regression tests of
--- the C edition (sql/hostile_setup.sql, sql/hostile.sql) and usable by any
--- other suite: run this file with psql as a superuser (\i), then call the
+-- "Privileges and a hostile database").  The project's one generator: the
+-- regression tests of the C edition (sql/hostile_setup.sql, sql/hostile.sql)
+-- and the SQL edition's trap check (test/portable/005_trap.pl) use it.  Run
+-- this file with psql as a superuser (\i), then call the
 -- functions below.  It makes schema regress_trap (the tools, a sequence of
 -- the calls) and nothing else; every function keeps search_path pinned and
 -- names what it uses by schema, so the traps it makes never catch itself.
@@ -45,8 +46,8 @@
 --     each name of a pg_catalog function, operator or type that the text
 --     mentions and that has no twin in target: the trap must be complete.
 --   regress_trap.calls: a sequence, called once per recorded use (no
---     rollback undoes it); every use also raises a WARNING with the caller's
---     context.
+--     rollback undoes it); every use also raises a WARNING "idgen-trap: ... used"
+--     with the caller's context.
 --
 CREATE SCHEMA regress_trap;
 GRANT USAGE ON SCHEMA regress_trap TO PUBLIC;
@@ -62,7 +63,7 @@ DECLARE
 BEGIN
 	GET DIAGNOSTICS ctx = PG_CONTEXT;
 	PERFORM pg_catalog.nextval('regress_trap.calls');
-	RAISE WARNING 'trap % used', label
+	RAISE WARNING 'idgen-trap: % used', label
 		USING DETAIL = coalesce(pg_catalog.array_to_string(
 			(pg_catalog.string_to_array(ctx, E'\n'))[skip + 1:], E'\n'), '(top level)');
 	RETURN true;

@@ -1,44 +1,57 @@
 #!/usr/bin/python3
-"""Every plpgsql_check finding is explained, and every explanation is used.
+"""Every plpgsql_check finding is explained beside its code, and every
+explanation is used.
 
-Usage: allowed.py ALLOW_FILE < FINDINGS
+Usage: allowed.py COMMENTS < FINDINGS
 
 FINDINGS: one line per finding, "function, level, sqlstate, line, message,
 source line" separated by tabs, as test/plpgsqlcheck/run.sh selects them
 from plpgsql_check_function_tb.
-ALLOW_FILE: entries of the form
+COMMENTS: the comment lines of the same functions' bodies, "function, line,
+text" separated by tabs (run.sh selects them from prosrc).  A finding that
+stays is explained in the body of its function (sql/idgen--1.1.sql and
+sql/idgen--1.0--1.1.sql alike, or portable/idgen_portable.sql.in), beside
+the code it is about, by a comment of the form
 
-    function | level | sqlstate | the message's start
-        why: the reason the finding stays (indented lines continue it)
+    -- plpgsql_check: LEVEL SQLSTATE [the message's start] the reason,
+    -- which the comment lines right below continue
 
-("#" lines are comments).  An entry explains every finding of its function
-with that level and SQLSTATE whose message starts so (whatever its line:
-the code moves).  Prints one "ok"/"not ok" line per finding and per entry;
-an entry without a reason, or one that explains nothing any more, fails.
+It explains every finding of its function with that level and SQLSTATE
+whose message starts so (whatever its line: the code moves).  Prints one
+"ok"/"not ok" line per finding and per explanation; an explanation without
+a reason, or one that explains nothing any more, fails.
 """
+import re
 import sys
 
+HEAD = re.compile(r"^\s*--\s*plpgsql_check:\s*(warning extra|warning|error|performance|security)"
+                  r"\s+([0-9A-Z]{5})\s+\[([^\]]+)\]\s*(.*)$")
 
-def entries(path):
+
+def explanations(path):
     out = []
+    last = None   # (function, line) of the comment line before
     with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip() or line.lstrip().startswith("#"):
+        for row in f:
+            if not row.strip():
                 continue
-            if line[0].isspace():
-                if not out:
-                    raise SystemExit(f"{path}:{n}: a reason before any entry")
-                out[-1]["why"] += " " + line.strip().removeprefix("why:").strip()
+            fn, n, text = row.rstrip("\n").split("\t", 2)
+            n = int(n)
+            m = HEAD.match(text)
+            if m:
+                out.append({"fn": fn, "key": [m[1], m[2], m[3].strip()], "line": n,
+                            "why": m[4].strip(), "used": 0})
+            elif out and last == (fn, n - 1) and out[-1]["fn"] == fn:
+                out[-1]["why"] += " " + text.strip().removeprefix("--").strip()
+            else:
+                last = None
                 continue
-            parts = [p.strip() for p in line.split("|", 3)]
-            if len(parts) != 4:
-                raise SystemExit(f"{path}:{n}: not 'function | level | sqlstate | message'")
-            out.append({"key": parts, "line": n, "why": "", "used": 0})
+            last = (fn, n)
     return out
 
 
 def main(path):
-    allow = entries(path)
+    allow = explanations(path)
     passed = failed = 0
 
     def check(name, ok):
@@ -49,17 +62,16 @@ def main(path):
     findings = [line.rstrip("\n").split("\t") for line in sys.stdin if line.strip()]
     for fn, level, state, lineno, message, _ in findings:
         hit = [e for e in allow
-               if e["key"][:3] == [fn, level, state] and message.startswith(e["key"][3])]
+               if e["fn"] == fn and e["key"][:2] == [level, state] and message.startswith(e["key"][2])]
         for e in hit:
             e["used"] += 1
-        check(f"{fn} line {lineno}: {level} {state} {message!r} is explained in {path}", bool(hit))
+        check(f"{fn} line {lineno}: {level} {state} {message!r} is explained beside its code", bool(hit))
     if not findings:
         check("plpgsql_check finds nothing in either edition", True)
     for e in allow:
-        check(f"{path}:{e['line']}: the entry for {e['key'][0]} ({e['key'][3]!r}) gives a reason",
-              bool(e["why"].strip()))
-        check(f"{path}:{e['line']}: the entry for {e['key'][0]} ({e['key'][3]!r}) still explains a finding",
-              e["used"] > 0)
+        where = f"{e['fn']} line {e['line']}: the plpgsql_check comment [{e['key'][2]}]"
+        check(f"{where} gives a reason", bool(e["why"].strip()))
+        check(f"{where} still explains a finding", e["used"] > 0)
 
 
 if __name__ == "__main__":

@@ -7,10 +7,11 @@
 # idgen_portable (portable/), both created in one scratch database, each
 # checked by plpgsql_check_function_tb with its extra, performance and
 # security warnings on, and fatal_errors off (a function's check goes on past
-# its first error, so none hides another).  Every finding must be explained by a line of
-# allow.txt (function, level and SQLSTATE, the message's start, and why it
-# stays), and every line of allow.txt must still match a finding, so an
-# explanation does not outlive what it explains.  Debian packages
+# its first error, so none hides another).  Every finding must be explained
+# beside its code, by a comment in its function's body ("-- plpgsql_check:
+# LEVEL SQLSTATE [the message's start] why it stays", allowed.py), and every
+# such comment must still match a finding, so an explanation does not
+# outlive what it explains.  Debian packages
 # plpgsql_check for PostgreSQL 15 only: on other majors the suite is
 # skipped.
 
@@ -27,8 +28,8 @@ run_plpgsql_check() {
 
 plpgsql_check_checks() {
 	# a cluster of its own, beside the regress suite's
-	local IDGEN_WORK=$IDGEN_WORK/plpgsql-check allow=$IDGEN_BUILD/test/plpgsqlcheck/allow.txt
-	local findings functions n
+	local IDGEN_WORK=$IDGEN_WORK/plpgsql-check
+	local findings functions n comments
 	mkdir -p "$IDGEN_WORK"
 	[ "$(id -u)" -eq 0 ] && chown "$SERVER_USER" "$IDGEN_WORK"
 	idgen_cluster_start || return 1
@@ -60,6 +61,19 @@ CROSS JOIN LATERAL plpgsql_check_function_tb(p.oid, fatal_errors => false, perfo
 WHERE p.prolang = (SELECT oid FROM pg_catalog.pg_language WHERE lanname = 'plpgsql')
 ORDER BY 1, 4, 5
 SQL
+			) &&
+			# the comment lines of the same functions' bodies, tab-separated:
+			# function, line, text (the explanations)
+			comments=$("$PG_BIN/psql" -X -q -At -F $'\t' -v ON_ERROR_STOP=1 <<'SQL'
+SELECT p.oid::regprocedure, l.n, l.line
+FROM pg_catalog.pg_proc p
+JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
+JOIN pg_catalog.pg_extension e ON e.oid = d.refobjid AND e.extname IN ('idgen', 'idgen_portable')
+CROSS JOIN LATERAL pg_catalog.regexp_split_to_table(p.prosrc, E'\n') WITH ORDINALITY l(line, n)
+WHERE p.prolang = (SELECT oid FROM pg_catalog.pg_language WHERE lanname = 'plpgsql')
+  AND l.line ~ '^\s*--'
+ORDER BY 1, 2
+SQL
 			)
 	} || { idgen_cluster_stop; return 1; }
 	idgen_cluster_stop
@@ -72,5 +86,6 @@ SQL
 	n=$(grep -c . <<<"$findings" || true)
 	echo "# plpgsql_check findings: $n"
 	[ -z "$findings" ] || sed 's/^/#   /' <<<"$findings"
-	/usr/bin/python3 "$IDGEN_BUILD/test/plpgsqlcheck/allowed.py" "$allow" <<<"$findings"
+	printf '%s\n' "$comments" >"$IDGEN_WORK/comments.tsv"
+	/usr/bin/python3 "$IDGEN_BUILD/test/plpgsqlcheck/allowed.py" "$IDGEN_WORK/comments.tsv" <<<"$findings"
 }
