@@ -1031,9 +1031,9 @@ COMMENT ON FUNCTION @extschema@.flaxid_max_for_timestamp(pg_catalog.timestamptz)
 -- pgcrypto's encrypt() and decrypt() by OID, with a dependency recorded, so
 -- renaming or replacing pgcrypto's schema afterwards changes nothing, and
 -- DROP EXTENSION pgcrypto refuses while idgen_portable is there (with
--- CASCADE it drops it too).  The key passes through these functions: pgcrypto
--- must belong to a role that could not replace or drop them behind the
--- installer's back (doc/security.md).
+-- CASCADE it drops it too).  The key passes through these functions: they
+-- must be pgcrypto's, and pgcrypto must belong to a role that could not
+-- replace or drop them behind the installer's back (doc/security.md).
 CREATE OR REPLACE FUNCTION @extschema@._aes_key_error(key pg_catalog.bytea) RETURNS pg_catalog.bytea
 	LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
@@ -1043,25 +1043,38 @@ END
 $$;
 COMMENT ON FUNCTION @extschema@._aes_key_error(pg_catalog.bytea) IS 'internal: the error for a public id key of a wrong length';
 
-DO $pgcrypto$
+-- Whether a function _aes calls is one of pgcrypto's that the installer may
+-- trust: a member of the extension pgcrypto, in C (only a superuser or an
+-- extension script can create one), and pgcrypto, its schema and that
+-- function owned by the installer, a role it is a member of, a superuser or
+-- the database's owner, no one else (they could drop pgcrypto or replace
+-- its functions).  Raises if not.  It runs whenever _aes is created, at
+-- install and also when a dump is restored: _aes names the functions it
+-- calls again in a constant of the domain below, whose input checks each
+-- while the body is parsed, so that the same names bind to the same
+-- functions checked, or _aes is not created (doc/security.md).
+CREATE OR REPLACE FUNCTION @extschema@._pgcrypto_trusted(f pg_catalog.regprocedure) RETURNS pg_catalog.bool
+	LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 DECLARE
-	-- the schema named after pg_catalog in the search_path set above
-	schemas pg_catalog.name[] := pg_catalog.current_schemas(false);
-	ours pg_catalog.name := schemas[pg_catalog.array_position(schemas, 'pg_catalog'::pg_catalog.name) OPERATOR(pg_catalog.+) 1];
 	ext pg_catalog.oid;
-	crypto pg_catalog.name;
 	owners pg_catalog.text;
 BEGIN
-	SELECT e.oid, n.nspname INTO ext, crypto
-	FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
-	WHERE e.extname OPERATOR(pg_catalog.=) 'pgcrypto';
-	IF crypto IS NULL THEN
-		RAISE EXCEPTION 'idgen_portable needs the extension pgcrypto'
-			USING ERRCODE = '42704', HINT = 'Run CREATE EXTENSION pgcrypto first.';
+	SELECT e.oid INTO ext
+	FROM pg_catalog.pg_depend d
+		JOIN pg_catalog.pg_extension e ON e.oid OPERATOR(pg_catalog.=) d.refobjid
+		JOIN pg_catalog.pg_proc p ON p.oid OPERATOR(pg_catalog.=) d.objid
+		JOIN pg_catalog.pg_language l ON l.oid OPERATOR(pg_catalog.=) p.prolang
+	WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+		AND d.objid OPERATOR(pg_catalog.=) f AND d.objsubid OPERATOR(pg_catalog.=) 0
+		AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
+		AND d.deptype OPERATOR(pg_catalog.=) 'e' AND e.extname OPERATOR(pg_catalog.=) 'pgcrypto'
+		AND l.lanname OPERATOR(pg_catalog.=) 'c';
+	IF ext IS NULL THEN
+		RAISE EXCEPTION 'idgen_portable does not trust function %: it is not pgcrypto''s', f
+			USING ERRCODE = '42501',
+				DETAIL = 'Public ids pass their key to pgcrypto''s encrypt() and decrypt() only; this one is no C function of the extension pgcrypto.',
+				HINT = 'Restore a dump into a new, empty database; where pgcrypto is elsewhere, install idgen_portable again instead.';
 	END IF;
-	-- who could drop pgcrypto (its owner, its schema's owner) or replace its
-	-- functions (their owners): the installer, a role it is a member of, a
-	-- superuser or the database's owner, no one else
 	SELECT pg_catalog.string_agg(DISTINCT pg_catalog.quote_ident(r.rolname), ', ') INTO owners
 	FROM (SELECT e.extowner AS owner FROM pg_catalog.pg_extension e WHERE e.oid OPERATOR(pg_catalog.=) ext
 		  UNION ALL
@@ -1069,11 +1082,7 @@ BEGIN
 			JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
 		  WHERE e.oid OPERATOR(pg_catalog.=) ext
 		  UNION ALL
-		  SELECT p.proowner FROM pg_catalog.pg_depend d
-			JOIN pg_catalog.pg_proc p ON p.oid OPERATOR(pg_catalog.=) d.objid
-		  WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
-			AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
-			AND d.refobjid OPERATOR(pg_catalog.=) ext AND d.deptype OPERATOR(pg_catalog.=) 'e') o
+		  SELECT p.proowner FROM pg_catalog.pg_proc p WHERE p.oid OPERATOR(pg_catalog.=) f) o
 	JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) o.owner
 	WHERE NOT r.rolsuper AND NOT pg_catalog.pg_has_role(current_user, r.oid, 'MEMBER')
 		AND r.rolname OPERATOR(pg_catalog.<>) 'pg_database_owner'
@@ -1082,17 +1091,51 @@ BEGIN
 	IF owners IS NOT NULL THEN
 		RAISE EXCEPTION 'idgen_portable does not trust pgcrypto here: it belongs to %', owners
 			USING ERRCODE = '42501',
-				DETAIL = pg_catalog.format('Public ids pass their key to pgcrypto in schema %s; role %s could drop or replace it.',
-										   pg_catalog.quote_ident(crypto), owners),
+				DETAIL = pg_catalog.format('Public ids pass their key to pgcrypto''s function %s; role %s could drop or replace it.',
+										   f, owners),
 				HINT = 'Have pgcrypto created by the installing role, the database''s owner or a superuser.';
 	END IF;
+	RETURN true;
+END
+$$;
+COMMENT ON FUNCTION @extschema@._pgcrypto_trusted(pg_catalog.regprocedure) IS 'internal: raises unless a function is pgcrypto''s, owned by roles the installer trusts';
+
+DO $pgcrypto$
+DECLARE
+	-- the schema named after pg_catalog in the search_path set above
+	schemas pg_catalog.name[] := pg_catalog.current_schemas(false);
+	ours pg_catalog.name := schemas[pg_catalog.array_position(schemas, 'pg_catalog'::pg_catalog.name) OPERATOR(pg_catalog.+) 1];
+	crypto pg_catalog.name;
+	nsp pg_catalog.oid;
+BEGIN
+	SELECT n.nspname, n.oid INTO crypto, nsp
+	FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+	WHERE e.extname OPERATOR(pg_catalog.=) 'pgcrypto';
+	IF crypto IS NULL THEN
+		RAISE EXCEPTION 'idgen_portable needs the extension pgcrypto'
+			USING ERRCODE = '42704', HINT = 'Run CREATE EXTENSION pgcrypto first.';
+	END IF;
+	-- checked here first by OID, so that a pgcrypto in a schema the
+	-- installer may not use is refused as another role's, not for want of
+	-- access to its names
+	PERFORM _pgcrypto_trusted(p.oid::pg_catalog.regprocedure) FROM pg_catalog.pg_proc p
+	WHERE p.pronamespace OPERATOR(pg_catalog.=) nsp AND p.proname OPERATOR(pg_catalog.=) ANY ('{encrypt,decrypt}'::pg_catalog.name[])
+		AND pg_catalog.oidvectortypes(p.proargtypes) OPERATOR(pg_catalog.=) 'bytea, bytea, text';
+	IF pg_catalog.to_regtype(pg_catalog.format('%I._pgcrypto_function', ours)) IS NULL THEN
+		EXECUTE pg_catalog.format('CREATE DOMAIN %1$I._pgcrypto_function AS pg_catalog.regprocedure CHECK (%1$I._pgcrypto_trusted(VALUE))', ours);
+	END IF;
+	-- the first WHEN is always false (the planner drops it): its constant
+	-- names the functions the body calls, checked whenever it is parsed
 	EXECUTE pg_catalog.format(
 		$f$CREATE OR REPLACE FUNCTION %1$I._aes(block pg_catalog.bytea, key pg_catalog.bytea, decrypt pg_catalog.bool)
 			RETURNS pg_catalog.bytea LANGUAGE sql IMMUTABLE PARALLEL SAFE
 		RETURN CASE
+			WHEN %3$L::%1$I._pgcrypto_function[] IS NULL THEN NULL
 			WHEN NOT (pg_catalog.length(key) OPERATOR(pg_catalog.=) ANY ('{16,24,32}'::pg_catalog.int4[])) THEN %1$I._aes_key_error(key)
 			WHEN decrypt THEN %2$I.decrypt(block, key, 'aes-ecb/pad:none'::pg_catalog.text)
-			ELSE %2$I.encrypt(block, key, 'aes-ecb/pad:none'::pg_catalog.text) END$f$, ours, crypto);
+			ELSE %2$I.encrypt(block, key, 'aes-ecb/pad:none'::pg_catalog.text) END$f$, ours, crypto,
+		ARRAY[pg_catalog.format('%I.encrypt(pg_catalog.bytea,pg_catalog.bytea,pg_catalog.text)', crypto),
+			  pg_catalog.format('%I.decrypt(pg_catalog.bytea,pg_catalog.bytea,pg_catalog.text)', crypto)]::pg_catalog.text);
 END
 $pgcrypto$;
 COMMENT ON FUNCTION @extschema@._aes(pg_catalog.bytea, pg_catalog.bytea, pg_catalog.bool) IS 'internal: one AES-ECB block through pgcrypto, the key''s length checked';

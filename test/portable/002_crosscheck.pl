@@ -54,9 +54,9 @@ is($q->(qq{SELECT string_agg(p.oid::regprocedure::text, ', ') $fn AND p.prosqlbo
 is( $q->(
 		qq{SELECT string_agg(p.proname || ':' || p.provolatile::text || p.proparallel::text, ' ' ORDER BY p.proname COLLATE "C") $fn
 		AND (p.provolatile <> 'i' OR p.proparallel <> 's')}),
-	'_clock_out_of_span:vs distid128_generate:vu distid_generate:vu distid_generate_dense:vu '
+	'_clock_out_of_span:vs _pgcrypto_trusted:ss distid128_generate:vu distid_generate:vu distid_generate_dense:vu '
 	  . 'flaxid_generate:vu iuid_generate:vu iuid_generate:vu',
-	'the generators are VOLATILE PARALLEL UNSAFE, the error of a clock out of span VOLATILE, the rest IMMUTABLE PARALLEL SAFE');
+	'the generators are VOLATILE PARALLEL UNSAFE, the error of a clock out of span VOLATILE, the check of pgcrypto (it reads the catalog) STABLE, the rest IMMUTABLE PARALLEL SAFE');
 is( $q->(
 		qq{SELECT string_agg(DISTINCT p.proname::text COLLATE "C", ' ' ORDER BY p.proname::text COLLATE "C") $fn AND p.proname !~ '^_'
 		AND p.proname NOT IN (SELECT proname FROM pg_proc WHERE pronamespace = 'public'::regnamespace)}),
