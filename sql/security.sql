@@ -89,6 +89,9 @@ SELECT regress.err($$SELECT idgen_home.idgen_create_partitions('regress_mal.t', 
 SELECT regress.err($$SELECT idgen_home.idgen_retire_partitions('regress_mal.t', '2026-03-01')$$);
 SELECT regress.err($$SELECT idgen_home.idgen_retire_partitions('regress_mal.t', '2026-03-01', drop_tables => true)$$);
 SELECT regress.err($$ALTER TABLE regress_mal.t DETACH PARTITION regress_mal.t_20260101$$);
+-- nor, through the function the helpers run their statements with, runs
+-- anything as the owner
+SELECT regress.err($$SELECT idgen_home.idgen_ddl_as_owner('regress_idgen_mallory', 'DROP TABLE regress_mal.t')$$);
 SELECT partition, from_time, to_time FROM idgen_home.idgen_partitions('regress_mal.t');
 SELECT count(*) AS plain_sql_lists_as_many FROM pg_inherits WHERE inhparent = 'regress_mal.t'::regclass;
 RESET ROLE;
