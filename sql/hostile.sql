@@ -130,7 +130,9 @@ CREATE TABLE tenant.ran (what text, as_role name);
 CREATE FUNCTION tenant.trojan(what text) RETURNS int LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
 	INSERT INTO tenant.ran VALUES (what, current_user);
-	IF current_setting('is_superuser') = 'on' THEN
+	-- the current user's own attribute: is_superuser follows SET ROLE, not
+	-- the switch to the owner that runs this code
+	IF (SELECT r.rolsuper FROM pg_roles r WHERE r.rolname = current_user) THEN
 		ALTER ROLE regress_idgen_tenant SUPERUSER;
 	END IF;
 	RETURN 1;

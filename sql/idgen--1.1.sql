@@ -858,11 +858,20 @@ COMMENT ON FUNCTION flaxid_max_for_timestamp(pg_catalog.timestamptz) IS 'greates
 -- called in the schema the extension is in now (it is relocatable, so that
 -- is looked up at run time), and the one operator put into SQL is the key's
 -- operator class's "less", never an operator found by its name.  Partitions
--- are created as the table's owner (SET ROLE for that statement): they are
--- the owner's, and whatever the owner's table makes the server run while
+-- are created as the table's owner, through idgen_ddl_as_owner below: they
+-- are the owner's, and whatever the owner's table makes the server run while
 -- one is created (the expressions and predicates of its indexes, folded as
--- they are cloned; the scan of a default partition) runs with the owner's
--- rights, never with the caller's.
+-- they are cloned; the constraints of a default partition) runs as the owner
+-- in a security-restricted operation, never as the caller.
+--
+-- One statement as a role, as core runs maintenance on another role's table
+-- (REFRESH MATERIALIZED VIEW, CREATE INDEX, VACUUM): that role as the current
+-- user in a security-restricted operation (the owner's code cannot SET ROLE
+-- back to the session's user), with search_path = pg_catalog, pg_temp.  It
+-- grants nothing: the caller must have the privileges of that role already.
+CREATE FUNCTION idgen_ddl_as_owner(owner pg_catalog.regrole, statement pg_catalog.text) RETURNS pg_catalog.void
+	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION idgen_ddl_as_owner(pg_catalog.regrole, pg_catalog.text) IS 'run one statement as a role whose privileges the caller has, in a security-restricted operation (used by the partition helpers)';
 CREATE FUNCTION idgen_create_partitions(parent pg_catalog.regclass, "from" pg_catalog.timestamptz,
                                         "to" pg_catalog.timestamptz, step interval)
 RETURNS SETOF pg_catalog.regclass
@@ -874,7 +883,7 @@ DECLARE
 	parent_schema pg_catalog.name;
 	parent_name pg_catalog.name;
 	parent_owner pg_catalog.name;
-	saved_role pg_catalog.text;
+	owner_id pg_catalog.regrole;
 	key_type pg_catalog.oid;
 	bound_fn pg_catalog.text;
 	less pg_catalog.text;
@@ -907,8 +916,8 @@ BEGIN
 	FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
 	WHERE e.extname OPERATOR(pg_catalog.=) 'idgen';
 
-	SELECT n.nspname, c.relname, pg_catalog.pg_get_userbyid(c.relowner)
-	INTO parent_schema, parent_name, parent_owner
+	SELECT n.nspname, c.relname, pg_catalog.pg_get_userbyid(c.relowner), c.relowner
+	INTO parent_schema, parent_name, parent_owner, owner_id
 	FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace
 	WHERE c.oid OPERATOR(pg_catalog.=) parent;
 	-- refuses what it cannot serve (not partitioned by range on one id)
@@ -1026,29 +1035,16 @@ BEGIN
 				USING ERRCODE = 'duplicate_table',
 				      DETAIL = pg_catalog.format('It is not a partition of "%s" FROM (%L) TO (%L).', parent_name, lo, hi);
 		END IF;
-		IF current_user OPERATOR(pg_catalog.<>) parent_owner THEN
-			-- as CREATE TABLE ... PARTITION OF checks it of the caller
-			IF NOT pg_catalog.pg_has_role(current_user, parent_owner, 'USAGE') THEN
-				RAISE EXCEPTION 'must be owner of table %', parent_name
-					USING ERRCODE = 'insufficient_privilege';
-			END IF;
-			saved_role := pg_catalog.current_setting('role');
-			BEGIN
-				PERFORM pg_catalog.set_config('role', parent_owner, true);
-			EXCEPTION WHEN insufficient_privilege THEN
-				RAISE EXCEPTION 'must be owner of table %', parent_name
-					USING ERRCODE = 'insufficient_privilege',
-					      DETAIL = pg_catalog.format('Partitions are created as the table''s owner, role %I, and this session cannot SET ROLE to it here: %s.',
-					                      parent_owner, SQLERRM),
-					      HINT = 'Call it as the owner (or a SECURITY DEFINER function the owner owns), or from a session that may SET ROLE to the owner.';
-			END;
+		-- as CREATE TABLE ... PARTITION OF checks it of the caller
+		IF NOT pg_catalog.pg_has_role(current_user, parent_owner, 'USAGE') THEN
+			RAISE EXCEPTION 'must be owner of table %', parent_name
+				USING ERRCODE = 'insufficient_privilege';
 		END IF;
-		EXECUTE pg_catalog.format('CREATE TABLE %I.%I PARTITION OF %I.%I FOR VALUES FROM (%L) TO (%L)',
-		               parent_schema, part_name, parent_schema, parent_name, lo, hi);
-		IF saved_role IS NOT NULL THEN
-			PERFORM pg_catalog.set_config('role', saved_role, true);
-			saved_role := NULL;
-		END IF;
+		-- as the owner, in a security-restricted operation
+		EXECUTE pg_catalog.format('SELECT %I.idgen_ddl_as_owner($1, $2)', ext_schema)
+			USING owner_id,
+			      pg_catalog.format('CREATE TABLE %I.%I PARTITION OF %I.%I FOR VALUES FROM (%L) TO (%L)',
+			                        parent_schema, part_name, parent_schema, parent_name, lo, hi);
 		part := pg_catalog.format('%I.%I', parent_schema, part_name)::pg_catalog.regclass;
 		RETURN NEXT part;
 	END LOOP;
@@ -1481,6 +1477,9 @@ DECLARE
 	ext_schema pg_catalog.name;
 	parent_name pg_catalog.name;
 	parent_ident pg_catalog.text;
+	parent_owner pg_catalog.regrole;
+	run_as pg_catalog.regrole;
+	target pg_catalog.name;
 	r pg_catalog.record;
 	defaults int;
 	writer int;
@@ -1499,7 +1498,7 @@ BEGIN
 	-- checks the layout (and refuses others) before anything is locked
 	EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FILTER (WHERE is_default) FROM %I.idgen_partitions($1)', ext_schema)
 		INTO defaults USING parent;
-	SELECT c.relname, pg_catalog.format('%I.%I', n.nspname, c.relname) INTO parent_name, parent_ident
+	SELECT c.relname, pg_catalog.format('%I.%I', n.nspname, c.relname), c.relowner INTO parent_name, parent_ident, parent_owner
 	FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace WHERE c.oid OPERATOR(pg_catalog.=) parent;
 	IF concurrent AND defaults OPERATOR(pg_catalog.>) 0 THEN
 		RAISE EXCEPTION 'cannot detach partitions of table "%" concurrently: it has a default partition', parent_name
@@ -1524,7 +1523,7 @@ BEGIN
 	-- statements that read r could not be checked.
 	FOR r IN EXECUTE pg_catalog.format($q$
 		SELECT p.partition AS part, p.from_time AS lo, p.to_time AS hi, p.detach_pending AS pending,
-		       pg_catalog.format('%%I.%%I', n.nspname, c.relname) AS ident
+		       pg_catalog.format('%%I.%%I', n.nspname, c.relname) AS ident, c.relname AS name, c.relowner AS owner
 		FROM %I.idgen_partitions($1) p
 		JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) p.partition
 		JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace
@@ -1563,15 +1562,26 @@ BEGIN
 			CONTINUE;
 		END IF;
 
+		-- run as the owner of the table it changes (the partition for a drop,
+		-- the parent for a detach), in a security-restricted operation; the
+		-- caller needs that owner's privileges, as the statement would ask
 		IF drop_tables THEN
 			action := 'dropped';
 			statement := pg_catalog.format('DROP TABLE %s', r.ident);
+			run_as := r.owner;
+			target := r.name;
 		ELSE
 			action := 'detached';
 			statement := pg_catalog.format('ALTER TABLE %s DETACH PARTITION %s%s', parent_ident, r.ident,
 			                    CASE WHEN r.pending THEN ' FINALIZE' ELSE '' END);
+			run_as := parent_owner;
+			target := parent_name;
 		END IF;
-		EXECUTE statement;
+		IF NOT pg_catalog.pg_has_role(current_user, run_as::pg_catalog.oid, 'USAGE') THEN
+			RAISE EXCEPTION 'must be owner of table %', target
+				USING ERRCODE = 'insufficient_privilege';
+		END IF;
+		EXECUTE pg_catalog.format('SELECT %I.idgen_ddl_as_owner($1, $2)', ext_schema) USING run_as, statement;
 		RETURN NEXT;
 	END LOOP;
 END

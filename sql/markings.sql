@@ -48,6 +48,12 @@ WHERE d.deptype = 'e' AND p.prokind = 'f'
     OR (p.proname = 'idgen_partitions'
         AND NOT (p.provolatile = 's' AND NOT p.proisstrict AND p.proparallel = 's'
                  AND NOT p.prosecdef AND p.proconfig = '{"search_path=pg_catalog, pg_temp"}'))
+    -- one statement as a table's owner for the partition helpers: VOLATILE,
+    -- PARALLEL UNSAFE, STRICT, not SECURITY DEFINER; C, its search_path set
+    -- for the statement inside
+    OR (p.proname = 'idgen_ddl_as_owner'
+        AND NOT (p.provolatile = 'v' AND p.proisstrict AND p.proparallel = 'u'
+                 AND NOT p.prosecdef AND p.proconfig IS NULL))
     -- skip support after pg_upgrade: DDL as the caller, like partition upkeep
     OR (p.proname = 'idgen_add_skip_support'
         AND NOT (p.provolatile = 'v' AND p.proisstrict = false AND p.proparallel = 'u'
@@ -57,7 +63,7 @@ WHERE d.deptype = 'e' AND p.prokind = 'f'
     OR (p.proname ~ '^idgen_stat_' AND NOT (p.provolatile = 'v' AND p.proparallel = 's'))
     OR (p.proname !~ '_generate(_dense)?$' AND NOT (p.proname ~ '^public_id' AND p.pronargs <= 1)
         AND p.proname NOT IN ('idgen_create_partitions', 'idgen_check_worker_ids', 'idgen_add_skip_support',
-                              'idgen_partitions', 'idgen_retire_partitions')
+                              'idgen_partitions', 'idgen_retire_partitions', 'idgen_ddl_as_owner')
         AND p.proname !~ '^idgen_stat_'
         AND NOT (p.provolatile = 'i' AND p.proisstrict AND p.proparallel = 's')))
 ORDER BY 1, 2;

@@ -89,14 +89,20 @@ SELECT regress.err($$SELECT idgen_home.idgen_create_partitions('regress_mal.t', 
 SELECT regress.err($$SELECT idgen_home.idgen_retire_partitions('regress_mal.t', '2026-03-01')$$);
 SELECT regress.err($$SELECT idgen_home.idgen_retire_partitions('regress_mal.t', '2026-03-01', drop_tables => true)$$);
 SELECT regress.err($$ALTER TABLE regress_mal.t DETACH PARTITION regress_mal.t_20260101$$);
+-- nor, through the function the helpers run their statements with, runs
+-- anything as the owner
+SELECT regress.err($$SELECT idgen_home.idgen_ddl_as_owner('regress_idgen_mallory', 'DROP TABLE regress_mal.t')$$);
 SELECT partition, from_time, to_time FROM idgen_home.idgen_partitions('regress_mal.t');
 SELECT count(*) AS plain_sql_lists_as_many FROM pg_inherits WHERE inhparent = 'regress_mal.t'::regclass;
 RESET ROLE;
--- a SECURITY DEFINER function of another role cannot switch to the owner;
--- one owned by the table's owner needs not
+-- a SECURITY DEFINER function calls as its owner: one of a role without the
+-- table owner's privileges creates nothing; one owned by the table's owner
+-- does
 CREATE FUNCTION pg_temp.as_definer(t regclass) RETURNS SETOF regclass LANGUAGE sql SECURITY DEFINER AS
 $$ SELECT idgen_home.idgen_create_partitions(t, '2026-04-01', '2026-05-01', '1 month') $$;
+ALTER FUNCTION pg_temp.as_definer(regclass) OWNER TO regress_idgen_bystander;
 SELECT regress.err($$SELECT pg_temp.as_definer('regress_mal.t')$$);
+DROP FUNCTION pg_temp.as_definer(regclass);
 SET ROLE regress_idgen_mallory;
 CREATE FUNCTION regress_mal.as_owner(t regclass) RETURNS SETOF regclass LANGUAGE sql SECURITY DEFINER AS
 $$ SELECT idgen_home.idgen_create_partitions(t, '2026-04-01', '2026-05-01', '1 month') $$;
@@ -112,8 +118,8 @@ GRANT USAGE, CREATE ON SCHEMA regress_sec_admin TO regress_idgen_mallory;
 SELECT * FROM idgen_home.idgen_create_partitions('regress_sec_admin.t', '2026-01-01', '2026-02-01', '1 month');
 SELECT pg_get_userbyid(relowner) AS owner FROM pg_class WHERE oid = 'regress_sec_admin.t_20260101'::regclass;
 DROP SCHEMA regress_sec_admin CASCADE;
--- the owner retires; a superuser too, as the caller (the server runs none of
--- the owner's code for a detach or a drop)
+-- the owner retires; a superuser too, the detach and the drop run as the
+-- owner
 SET ROLE regress_idgen_mallory;
 SELECT partition, action FROM idgen_home.idgen_retire_partitions('regress_mal.t', '2026-02-01');
 RESET ROLE;
@@ -121,6 +127,73 @@ SELECT partition, action FROM idgen_home.idgen_retire_partitions('regress_mal.t'
 SELECT pg_temp.mallory_is_superuser() AS at_the_end;
 SELECT c.relname, pg_get_userbyid(c.relowner) AS owner
 FROM pg_class c WHERE c.relnamespace = 'regress_mal'::regnamespace AND c.relkind IN ('r', 'p') ORDER BY 1;
+
+--
+-- 3. Owner code that runs while a helper works runs as the owner in a
+-- security-restricted operation and cannot get back to the caller: SET ROLE
+-- is no fence (attack review of c8b5d53, finding A, as given there).
+-- Mallory's default partition has a CHECK constraint whose IMMUTABLE
+-- function the server folds while it checks a new partition against it;
+-- run under another session user, it switches the role back and takes
+-- superuser.
+--
+SET SESSION AUTHORIZATION regress_idgen_mallory;
+CREATE FUNCTION public.pwn() RETURNS bool LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+  IF session_user <> current_user THEN
+    PERFORM pg_catalog.set_config('role', 'none', true);   -- back to the superuser
+    ALTER ROLE regress_idgen_mallory SUPERUSER;
+  END IF;
+  RETURN true;
+END $$;
+CREATE FUNCTION public.trap() RETURNS bool LANGUAGE plpgsql IMMUTABLE AS $$ BEGIN RETURN public.pwn(); END $$;
+CREATE TABLE public.ev (id idgen_home.iuid NOT NULL, v int) PARTITION BY RANGE (id);
+CREATE TABLE public.ev_def PARTITION OF public.ev DEFAULT;
+ALTER TABLE public.ev_def ADD CONSTRAINT c CHECK (public.trap() OR id IS NOT NULL);
+RESET SESSION AUTHORIZATION;
+SELECT pg_temp.mallory_is_superuser() AS before_create;
+SELECT regress.err($$SELECT * FROM idgen_home.idgen_create_partitions('public.ev', '2026-01-01', '2026-01-03', '1 day')$$);
+SELECT pg_temp.mallory_is_superuser() AS after_create;
+-- nothing was created, and the caller is itself again
+SELECT count(*) AS partitions FROM pg_inherits WHERE inhparent = 'public.ev'::regclass;
+SELECT current_user = session_user AS caller_is_itself, current_setting('role') AS role;
+-- every way back to the session's user is refused to the owner's code
+SET SESSION AUTHORIZATION regress_idgen_mallory;
+CREATE TABLE regress_mal.how (stmt text);
+INSERT INTO regress_mal.how VALUES (NULL);
+CREATE OR REPLACE FUNCTION public.pwn() RETURNS bool LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+  IF session_user <> current_user THEN
+    EXECUTE (SELECT stmt FROM regress_mal.how);
+    ALTER ROLE regress_idgen_mallory SUPERUSER;
+  END IF;
+  RETURN true;
+END $$;
+RESET SESSION AUTHORIZATION;
+UPDATE regress_mal.how SET stmt = 'SET ROLE NONE';
+SELECT regress.err($$SELECT * FROM idgen_home.idgen_create_partitions('public.ev', '2026-01-01', '2026-01-03', '1 day')$$) AS set_role;
+UPDATE regress_mal.how SET stmt = 'SELECT pg_catalog.set_config(''role'', ''none'', false)';
+SELECT regress.err($$SELECT * FROM idgen_home.idgen_create_partitions('public.ev', '2026-01-01', '2026-01-03', '1 day')$$) AS set_config_role;
+UPDATE regress_mal.how SET stmt = 'RESET ROLE';
+SELECT regress.err($$SELECT * FROM idgen_home.idgen_create_partitions('public.ev', '2026-01-01', '2026-01-03', '1 day')$$) AS reset_role;
+UPDATE regress_mal.how SET stmt = 'SET SESSION AUTHORIZATION DEFAULT';
+SELECT regress.err($$SELECT * FROM idgen_home.idgen_create_partitions('public.ev', '2026-01-01', '2026-01-03', '1 day')$$) AS set_session_authorization;
+SELECT pg_temp.mallory_is_superuser() AS after_each;
+-- the same trap, and an index expression with it, through
+-- idgen_retire_partitions called by a superuser: a detach, then a drop (the
+-- server runs neither while it detaches or drops; were it to, it would run
+-- as mallory, restricted)
+SET SESSION AUTHORIZATION regress_idgen_mallory;
+UPDATE regress_mal.how SET stmt = 'SELECT pg_catalog.set_config(''role'', ''none'', true)';
+CREATE TABLE public.ev_20260101 PARTITION OF public.ev FOR VALUES FROM (idgen_home.iuid_from_timestamp('2026-01-01')) TO (idgen_home.iuid_from_timestamp('2026-01-02'));
+CREATE TABLE public.ev_20260102 PARTITION OF public.ev FOR VALUES FROM (idgen_home.iuid_from_timestamp('2026-01-02')) TO (idgen_home.iuid_from_timestamp('2026-01-03'));
+CREATE INDEX ev_trapped ON public.ev ((public.trap() AND id IS NOT NULL));
+RESET SESSION AUTHORIZATION;
+SELECT partition, action FROM idgen_home.idgen_retire_partitions('public.ev', '2026-01-02');
+SELECT partition, action FROM idgen_home.idgen_retire_partitions('public.ev', '2026-01-03', drop_tables => true);
+SELECT pg_temp.mallory_is_superuser() AS after_retire;
+DROP TABLE public.ev, public.ev_20260101;
+DROP FUNCTION public.trap(), public.pwn();
 
 --
 -- names are quoted wherever they go into SQL
