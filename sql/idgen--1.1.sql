@@ -907,6 +907,9 @@ BEGIN
 	-- callers pass them by name ("from" => ...), so renaming them would break those calls.
 	-- Here they are always written quoted.
 	-- plpgsql_check: warning 00000 [name of parameter "to" is reserved keyword] as "from" above.
+	-- plpgsql_check: performance 00000 [routine is marked as VOLATILE, should be STABLE] it
+	-- creates partitions (CREATE TABLE ... PARTITION OF, through idgen_ddl_as_owner) and locks
+	-- the table through EXECUTE: VOLATILE is right.
 	IF parent IS NULL OR "from" IS NULL OR "to" IS NULL OR step IS NULL THEN
 		RAISE EXCEPTION 'idgen_create_partitions arguments must not be null'
 			USING ERRCODE = 'null_value_not_allowed';
@@ -916,7 +919,7 @@ BEGIN
 	FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
 	WHERE e.extname OPERATOR(pg_catalog.=) 'idgen';
 
-	SELECT n.nspname, c.relname, pg_catalog.pg_get_userbyid(c.relowner), c.relowner
+	SELECT n.nspname, c.relname, pg_catalog.pg_get_userbyid(c.relowner), c.relowner::pg_catalog.regrole
 	INTO parent_schema, parent_name, parent_owner, owner_id
 	FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace
 	WHERE c.oid OPERATOR(pg_catalog.=) parent;
@@ -1498,7 +1501,7 @@ BEGIN
 	-- checks the layout (and refuses others) before anything is locked
 	EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FILTER (WHERE is_default) FROM %I.idgen_partitions($1)', ext_schema)
 		INTO defaults USING parent;
-	SELECT c.relname, pg_catalog.format('%I.%I', n.nspname, c.relname), c.relowner INTO parent_name, parent_ident, parent_owner
+	SELECT c.relname, pg_catalog.format('%I.%I', n.nspname, c.relname), c.relowner::pg_catalog.regrole INTO parent_name, parent_ident, parent_owner
 	FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace WHERE c.oid OPERATOR(pg_catalog.=) parent;
 	IF concurrent AND defaults OPERATOR(pg_catalog.>) 0 THEN
 		RAISE EXCEPTION 'cannot detach partitions of table "%" concurrently: it has a default partition', parent_name
