@@ -89,8 +89,7 @@ SELECT public_id(NULL::bigint, k128) IS NULL AS null_id, public_id(1::bigint, NU
 CREATE FUNCTION regress.write_key_file(name text, lines text[]) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
-	EXECUTE format('COPY (SELECT unnest(%L::text[])) TO PROGRAM %L',
-				   lines, 'umask 077 && cat > ' || name);
+	PERFORM regress.program(lines, 'umask 077 && cat > ' || name);
 END $$;
 -- what a key is expected to show: SHA-256 of its bytes, computed here
 CREATE FUNCTION regress.fingerprint(key_base64 text) RETURNS text
@@ -206,13 +205,13 @@ SELECT regress.write_key_file('idgen_regress.keys', ARRAY['# nothing yet', '']);
 SELECT regress.err($$SELECT public_id_to_uuid('30322474-a954-ffa9-941c-6f038afe4ff1')$$);
 -- readable by others: refused, as PostgreSQL refuses such an SSL key file
 SELECT regress.write_key_file('idgen_regress.keys', ARRAY['AAECAwQFBgcICQoLDA0ODw==']);
-COPY (SELECT) TO PROGRAM 'cat >/dev/null; chmod 0640 idgen_regress.keys';
+SELECT regress.program('{}', 'chmod 0640 idgen_regress.keys');
 \c
 SELECT regress.err($$SELECT public_id(1::bigint)$$);
-COPY (SELECT) TO PROGRAM 'cat >/dev/null; chmod 0604 idgen_regress.keys';
+SELECT regress.program('{}', 'chmod 0604 idgen_regress.keys');
 \c
 SELECT regress.err($$SELECT * FROM public_id_keys()$$);
-COPY (SELECT) TO PROGRAM 'cat >/dev/null; chmod 0400 idgen_regress.keys';
+SELECT regress.program('{}', 'chmod 0400 idgen_regress.keys');
 \c
 -- vector: openssl enc -aes-128-ecb -nopad
 SELECT public_id(1::bigint) = 'd3802c5f-d352-fce8-b4ae-a438188d77c8' AS owner_only_is_fine;
@@ -227,7 +226,7 @@ ALTER SYSTEM RESET idgen.public_id_key_file;
 SELECT pg_reload_conf();
 \c
 SHOW idgen.public_id_key_file;
-COPY (SELECT) TO PROGRAM 'cat >/dev/null; rm -f idgen_regress.keys';
+SELECT regress.program('{}', 'rm -f idgen_regress.keys');
 DROP FUNCTION regress.write_key_file(text, text[]);
 DROP FUNCTION regress.fingerprint(text);
 

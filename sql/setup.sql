@@ -16,15 +16,21 @@ EXCEPTION WHEN OTHERS THEN
 	RETURN SQLSTATE || ': ' || SQLERRM || coalesce(' | ' || nullif(detail, ''), '')
 	       || coalesce(' | HINT: ' || nullif(hint, ''), '');
 END $$;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set program_sql :abs_srcdir '/test/program.sql'
+\set ECHO none
+\i :program_sql
+\set ECHO all
+-- a program that fails once is run again; one that always fails still fails
+SELECT regress.program('{}', 'if test -e idgen_regress_once; then rm idgen_regress_once; else touch idgen_regress_once; exit 1; fi');
+SELECT regress.program('{}', 'test ! -e idgen_regress_once');
+SELECT regress.err($$SELECT regress.program('{}', 'exit 3')$$);
 -- a scratch file for binary COPY in the server's own data directory (never a
--- shared place), and its removal; a program run by COPY TO PROGRAM reads its
--- input, or COPY may write into a closed pipe ("could not close pipe")
+-- shared place), and its removal
 CREATE FUNCTION regress.binfile(tag text) RETURNS text LANGUAGE sql AS
 $$ SELECT current_setting('data_directory') || '/idgen_regress_' || tag || pg_backend_pid() || '.bin' $$;
-CREATE FUNCTION regress.rm(path text) RETURNS void LANGUAGE plpgsql AS $$
-BEGIN
-	EXECUTE format('COPY (SELECT 1 WHERE false) TO PROGRAM %L', 'cat >/dev/null; rm -f ' || quote_literal(path));
-END $$;
+CREATE FUNCTION regress.rm(path text) RETURNS void LANGUAGE sql AS
+$$ SELECT regress.program('{}', 'rm -f ' || quote_literal(path)) $$;
 SELECT regress.err('SELECT 1/0');
 -- ids made just after a sleep (so each is the first of its millisecond)
 -- whose sub-millisecond clock bits (12, in 1/4096 ms) are not between the

@@ -12,7 +12,8 @@
 # faketime.rc of its data directory (absent: the true time): a spec that
 # needs a second's 1,296 ids within one second of the clock holds the clock
 # still there, however slow the machine (COPY TO PROGRAM from SQL: the file
-# written whole, then renamed into place).
+# written whole, then renamed into place).  The specs run programs through
+# regress.program (test/program.sql), loaded into their database first.
 
 run_isolation() {
 	local out=$IDGEN_WORK/isolation log specs=() last=() s
@@ -32,9 +33,15 @@ run_isolation() {
 		return 0
 	fi
 	# pg_regress and isolationtester connect through PGHOST/PGPORT/PGUSER
-	"$PGXS_DIR/src/test/isolation/pg_isolation_regress" \
-		--bindir="$PG_BIN" --inputdir="$IDGEN_BUILD" --outputdir="$out" \
-		--dbname=idgen_isolation "${specs[@]}" >"$log" 2>&1 || true
+	if idgen_psql -d postgres -c 'CREATE DATABASE idgen_isolation' &&
+		idgen_psql -d idgen_isolation -c 'CREATE SCHEMA regress' \
+			-f "$IDGEN_BUILD/test/program.sql" >/dev/null; then
+		"$PGXS_DIR/src/test/isolation/pg_isolation_regress" \
+			--bindir="$PG_BIN" --inputdir="$IDGEN_BUILD" --outputdir="$out" \
+			--use-existing --dbname=idgen_isolation "${specs[@]}" >"$log" 2>&1 || true
+	else
+		echo "could not make database idgen_isolation" >"$log"
+	fi
 	idgen_cluster_stop
 	as_server rm -rf "$IDGEN_WORK/data"
 	record_pg_regress isolation "$log" "$out"
