@@ -44,6 +44,9 @@ IDGEN_PACKAGES+=(python3-psycopg libpostgresql-jdbc-java default-jdk-headless
 # (/usr/share/maven-repo): Maven, the plugins its pom names, JUnit 4
 IDGEN_PACKAGES+=(maven libmaven-resources-plugin-java libmaven-compiler-plugin-java libsurefire-java
 	libmaven-jar-plugin-java junit4)
+# the suites' JVMs (test/clients, clients/java): no hsperfdata_USER
+# directory of their statistics left in /tmp
+export JAVA_TOOL_OPTIONS=-XX:-UsePerfData
 # the client adapters (clients/python): psycopg 2 and psycopg 3's pool
 IDGEN_PACKAGES+=(python3-psycopg2 python3-psycopg-pool)
 # the ORM programs (test/orm; the Node ones come from npm)
@@ -127,6 +130,11 @@ idgen_cleanup() {
 	local rc=$?
 	# a background build still running (idgen_pg_prebuild): its whole group
 	if [ -n "${IDGEN_PREBUILD_PID:-}" ]; then kill -- -"$IDGEN_PREBUILD_PID" 2>/dev/null || true; fi
+	# a suite still running beside the others (tools/test.sh's TAP suite): its whole group
+	local pgid
+	for pgid in ${IDGEN_BACKGROUND_PGIDS[@]+"${IDGEN_BACKGROUND_PGIDS[@]}"}; do
+		kill -- -"$pgid" 2>/dev/null || true
+	done
 	[ -n "${PGDATA:-}" ] && [ -f "$PGDATA/postmaster.pid" ] &&
 		as_server "$PG_BIN/pg_ctl" -D "$PGDATA" -m immediate stop >/dev/null 2>&1 || true
 	# any other server a suite started under the scratch directory

@@ -173,19 +173,49 @@ run_sim() {
 	record sim-mutants "$p" "$f"
 }
 
-# Two TAP files at a time (IDGEN_TAP_JOBS): they spend most of their time
-# waiting (pg19beta1, one at a time: 347 s wall, 73 s CPU); their clusters
-# take ports through PostgreSQL::Test::Cluster's reservations in the shared
-# tmp_check/portlock, and nothing else they use is shared.
+# Two TAP files at a time (IDGEN_TAP_JOBS), and the suite beside the
+# major's other suites (run_version; IDGEN_TAP_BESIDE=0: in its turn): the
+# files spend most of their time waiting (pg19beta1, one at a time: 347 s
+# wall, 73 s CPU).  Every prove of the run takes its clusters' ports through
+# PostgreSQL::Test::Cluster's reservations in one directory
+# (PG_TEST_PORT_DIR); the other suites' servers listen on Unix sockets of
+# their own or on ports the kernel picks (its ephemeral range, above the
+# 10200-32767 Cluster takes from); nothing else is shared.
 run_tap() {
 	PROVE_JOBS=${IDGEN_TAP_JOBS:-2} prove_suite tap t "${IDGEN_TAP:-}"
+}
+
+# tap_start: the TAP suite started in the background, in a process group
+# of its own (TAP_PID; idgen_cleanup stops it); tap_finish waits for it and
+# counts it
+tap_start() {
+	TAP_T0=$(date +%s)
+	# (set -m: a background job is a process group of its own)
+	set -m
+	PROVE_JOBS=${IDGEN_TAP_JOBS:-2} prove_run tap t "${IDGEN_TAP:-}" </dev/null &
+	TAP_PID=$!
+	set +m
+	IDGEN_BACKGROUND_PGIDS+=("$TAP_PID")
+}
+tap_finish() {
+	SUITE_NOW=${SUITE_PREFIX}tap
+	say "PostgreSQL $PG_LABEL: tap (started beside the suites above)"
+	wait "$TAP_PID" || true
+	prove_count tap t
+	SUITE_TIMES+=("$(($(date +%s) - TAP_T0)) s pg$PG_LABEL/tap")
 }
 
 # prove_suite SUITE DIR [FILES]: the TAP tests test/DIR/*.pl (or FILES, as
 # t/NAME.pl) with prove, as the server user, counted under SUITE; PROVE_JOBS
 # of them at a time (1)
 prove_suite() {
-	local dir=$IDGEN_WORK/$1 log p f t
+	prove_run "$@"
+	prove_count "$@"
+}
+
+# prove_run SUITE DIR [FILES]: prove's run; its log is $IDGEN_WORK/SUITE/prove.log
+prove_run() {
+	local dir=$IDGEN_WORK/$1 log
 	# the server user must be able to read the tests and write its logs
 	mkdir -p "$dir/t"
 	cp -r "$IDGEN_BUILD/test/$2/." "$dir/t/"
@@ -197,11 +227,20 @@ prove_suite() {
 	# a preloaded library, files it reads) must not be: it runs in its data
 	# directory.  Absolute, as PGXS's prove_installcheck sets them.  TMPDIR:
 	# the nodes' socket directories, which a failing test keeps, stay in the
-	# scratch directory.
+	# scratch directory.  PG_TEST_PORT_DIR: the port reservations of every
+	# prove of the run (run_tap).
+	mkdir -p "$IDGEN_TOP/portlock"
+	[ "$(id -u)" -eq 0 ] && chown "$SERVER_USER" "$IDGEN_TOP/portlock"
 	(cd "$dir" && as_server env PATH="$PG_BIN:$PATH" TMPDIR="$dir" TESTDIR="$dir" \
 		TESTDATADIR="$dir/tmp_check" TESTLOGDIR="$dir/tmp_check/log" \
-		PG_REGRESS="$PGXS_DIR/src/test/regress/pg_regress" \
+		PG_REGRESS="$PGXS_DIR/src/test/regress/pg_regress" PG_TEST_PORT_DIR="$IDGEN_TOP/portlock" \
 		prove -v -j "${PROVE_JOBS:-1}" -I "$PGXS_DIR/src/test/perl" ${3:-t/*.pl}) >"$log" 2>&1 || true
+}
+
+# prove_count SUITE DIR: the counts of prove_run's log
+prove_count() {
+	local dir=$IDGEN_WORK/$1 log p f t
+	log=$dir/prove.log
 	# prove -v: every assertion's line, kept in the log; shown are the
 	# failed ones with their diagnostics, the skipped ones and prove's own
 	# lines (not the passed ones, nor the notes of passing tests)
@@ -339,14 +378,21 @@ run_version() {
 	build_step || return 0
 	idgen_install
 	OPS_BIN[$PG_MAJOR]=$PG_BIN
+	TAP_PID=
 	for suite in "${VERSION_SUITES[@]}"; do
 		wanted "$suite" || continue
+		if [ "$suite" = tap ] && [ "${IDGEN_TAP_BESIDE:-1}" = 1 ]; then
+			say "PostgreSQL $PG_LABEL: tap, beside the suites that follow"
+			tap_start
+			continue
+		fi
 		say "PostgreSQL $PG_LABEL: $suite"
 		t=$(date +%s)
 		SUITE_NOW=$SUITE_PREFIX$suite
 		"run_${suite//-/_}"
 		SUITE_TIMES+=("$(($(date +%s) - t)) s pg$PG_LABEL/$suite")
 	done
+	[ -z "$TAP_PID" ] || tap_finish
 }
 
 # regress_installcheck SUITE [MAKE ARGS]: pg_regress against the running cluster
@@ -407,7 +453,7 @@ summary() {
 	SUMMARY_DONE=1
 	if [ "$rc" -ne 0 ]; then
 		say "the run stopped early (exit status $rc${SUITE_NOW:+, in $SUITE_NOW})"
-		record "${SUITE_NOW:-run}-stopped" 0 1
+		SUITE_PREFIX= record "${SUITE_NOW:-run}-stopped" 0 1
 	fi
 	# (a prebuild that only found its servers built by another run writes no such line)
 	[ -z "${IDGEN_TOP:-}" ] || [ ! -f "$IDGEN_TOP/prebuild.log" ] || grep '^idgen:' "$IDGEN_TOP/prebuild.log" >&2 || true
