@@ -3,7 +3,7 @@
 #
 #  1. how long a call takes that reserves a new second (one per second),
 #     at the floor (on) and at a session's remote_apply, beside a commit;
-#  2. the ids per second of pgbench clients at synchronous_commit = on,
+#  2. the ids pgbench clients get in a run at synchronous_commit = on,
 #     alone and while one session at remote_apply waits for a standby whose
 #     replay is paused.
 #
@@ -106,17 +106,17 @@ commit_ms() {
 	printf '%s\n' "${ms[@]}" | sort -n | awk '{a[NR]=$1} END {printf "%.1f (%.1f to %.1f)\n", a[int((NR+1)/2)], a[1], a[NR]}'
 }
 
-# ids_per_s: ids per second of CLIENTS pgbench clients over RUN_S seconds;
+# ids_in_run: the ids CLIENTS pgbench clients get in RUN_S seconds;
 # a call still waiting then is cancelled (statement_timeout), its client
 # stops, and only the ids returned count
-ids_per_s() {
+ids_in_run() {
 	echo 'SELECT base36id_generate();' >"$IDGEN_WORK/gen.sql"
 	# pgbench exits 2 when a client stopped on an error
 	{ PGOPTIONS="-c statement_timeout=${RUN_S}s" PGPORT=$PPORT PGHOST=$IDGEN_WORK/sock PGUSER=postgres \
 		"$PG_BIN/pgbench" -n -c "$CLIENTS" -j "$CLIENTS" -T "$RUN_S" -f "$IDGEN_WORK/gen.sql" postgres 2>/dev/null ||
 		true; } |
 		sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' |
-		awk -v s="$RUN_S" '{printf "%.0f\n", $1 / s}'
+		head -n 1
 }
 
 # bench REV: one row of each table for idgen at REV (or the working tree)
@@ -125,14 +125,14 @@ bench() {
 	idgen_install_rev "$1" "$d"
 	start_pair
 	LAT+=("| $name | $(commit_ms) | $(reserve_ms on) | $(reserve_ms remote_apply) |")
-	alone=$(ids_per_s)
+	alone=$(ids_in_run)
 	PGPORT=$SPORT sql -c 'SELECT pg_wal_replay_pause()' >/dev/null
 	# the slow session: remote_apply, asking for ids until cancelled
 	PGPORT=$PPORT sql -c "SET synchronous_commit = remote_apply" \
 		-c "SELECT count(base36id_generate()) FROM generate_series(1, 100000000)" >/dev/null 2>&1 &
 	slow=$!
 	sleep 2
-	with_slow=$(ids_per_s)
+	with_slow=$(ids_in_run)
 	PGPORT=$PPORT sql -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE '%generate_series(1, 100000000)%' AND pid <> pg_backend_pid()" >/dev/null
 	wait "$slow" || true
 	PGPORT=$SPORT sql -c 'SELECT pg_wal_replay_resume()' >/dev/null
@@ -152,7 +152,7 @@ echo "| idgen | commit at on | new second at on (the floor) | new second at remo
 echo "|---|---:|---:|---:|"
 printf '%s\n' "${LAT[@]}"
 echo
-echo "ids per second of $CLIENTS pgbench clients at on, over $RUN_S s (base36id's limit: 1296 in each second, and a run spans $((RUN_S + 1)) of them)"
+echo "ids $CLIENTS pgbench clients got at on in a $RUN_S s run (base36id's limit: 1296 in each clock second; a run touches $((RUN_S + 1)) of them, at most $((1296 * (RUN_S + 1))) ids)"
 echo
 echo "| idgen | alone | one session at remote_apply, replay paused |"
 echo "|---|---:|---:|"
