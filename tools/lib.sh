@@ -123,11 +123,22 @@ idgen_workdir() {
 	chmod 755 "$IDGEN_TOP"
 	[ "$(id -u)" -eq 0 ] && chown "$SERVER_USER" "$IDGEN_TOP"
 	IDGEN_WORK=$IDGEN_TOP
+	# the run's own output, which the cleanup writes to: a signal's trap
+	# runs inside the command it stopped, with that command's redirections
+	# (a suite's log, removed with the scratch directory)
+	exec {IDGEN_STDOUT}>&1 {IDGEN_STDERR}>&2
 	trap idgen_cleanup EXIT
+	# stopped by a signal: an exit status that says so (the EXIT trap would
+	# otherwise see the status of the last command that finished, and a run
+	# cut short could end on a green line)
+	trap 'exit 129' HUP
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
 }
 
 idgen_cleanup() {
 	local rc=$?
+	exec 1>&"$IDGEN_STDOUT" 2>&"$IDGEN_STDERR"
 	# a background build still running (idgen_pg_prebuild): its whole group
 	if [ -n "${IDGEN_PREBUILD_PID:-}" ]; then kill -- -"$IDGEN_PREBUILD_PID" 2>/dev/null || true; fi
 	# a suite still running beside the others (tools/test.sh's TAP suite): its whole group
