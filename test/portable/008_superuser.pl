@@ -62,12 +62,7 @@ is( $node->safe_psql('p3', q{SELECT count(*) FROM pg_extension WHERE extname IN 
 # for the refusals above; doc/security.md): every object of any role that
 # depends on it.  And a key written into such an object is in the catalogs,
 # which every role reads (doc/security.md, the key): pg_get_expr shows it.
-$node->safe_psql(
-	'postgres', q{
-	CREATE ROLE alice LOGIN;
-	CREATE DATABASE p4;
-	GRANT CREATE ON DATABASE p4 TO mallory;
-});
+$node->safe_psql('postgres', 'CREATE ROLE alice LOGIN; CREATE DATABASE p4;');
 $node->safe_psql('p4', 'CREATE EXTENSION pgcrypto SCHEMA public; CREATE EXTENSION idgen_portable; GRANT CREATE ON SCHEMA public TO alice;');
 ($ret, $out, $err) = $as->(
 	$node, 'p4', 'alice', q{
@@ -101,12 +96,7 @@ SKIP:
 	$tle->init;
 	$tle->append_conf('postgresql.conf', "shared_preload_libraries = 'pg_tle'");
 	$tle->start;
-	$tle->safe_psql(
-		'postgres', q{
-		CREATE ROLE mallory LOGIN;
-		CREATE DATABASE hosted;
-		GRANT CREATE ON DATABASE hosted TO mallory;
-	});
+	$tle->safe_psql('postgres', 'CREATE ROLE mallory LOGIN; CREATE DATABASE hosted; GRANT CREATE ON DATABASE hosted TO mallory;');
 	$tle->safe_psql('hosted', 'CREATE EXTENSION pg_tle');
 	($ok, $perr) = psql_file($tle, 'hosted', undef, "$portable/install_pg_tle.sql");
 	ok($ok, 'a superuser registers idgen_portable with pg_tle') or diag($perr);
