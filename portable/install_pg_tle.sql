@@ -1070,9 +1070,10 @@ COMMENT ON FUNCTION @extschema@._aes_key_error(pg_catalog.bytea) IS 'internal: t
 -- Whether a function _aes calls is one of pgcrypto's that the installer may
 -- trust: a member of the extension pgcrypto, in C (only a superuser or an
 -- extension script can create one), and pgcrypto, its schema and that
--- function owned by the installer, a role it is a member of, a superuser or
--- the database's owner, no one else (they could drop pgcrypto or replace
--- its functions).  Raises if not.  It runs whenever _aes is created, at
+-- function owned by the installing role itself, a superuser or the
+-- database's owner, no one else (they could drop pgcrypto or replace its
+-- functions).  Roles compared by OID, never by membership: a superuser
+-- installing is a member of every role.  Raises if not.  It runs whenever _aes is created, at
 -- install and also when a dump is restored: _aes names the functions it
 -- calls again in a constant of the domain below, whose input checks each
 -- while the body is parsed, so that the same names bind to the same
@@ -1108,7 +1109,8 @@ BEGIN
 		  UNION ALL
 		  SELECT p.proowner FROM pg_catalog.pg_proc p WHERE p.oid OPERATOR(pg_catalog.=) f) o
 	JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) o.owner
-	WHERE NOT r.rolsuper AND NOT pg_catalog.pg_has_role(current_user, r.oid, 'MEMBER')
+	WHERE NOT r.rolsuper
+		AND r.oid OPERATOR(pg_catalog.<>) (SELECT i.oid FROM pg_catalog.pg_roles i WHERE i.rolname OPERATOR(pg_catalog.=) CURRENT_USER)
 		AND r.rolname OPERATOR(pg_catalog.<>) 'pg_database_owner'
 		AND r.oid OPERATOR(pg_catalog.<>) (SELECT d.datdba FROM pg_catalog.pg_database d
 										   WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database());

@@ -1468,6 +1468,13 @@ COMMENT ON FUNCTION idgen_partitions(pg_catalog.regclass) IS 'the partitions of 
 -- run takes it.  DETACH ... CONCURRENTLY cannot run in a function (nor in a
 -- transaction block), so with concurrent => true nothing is run: the
 -- statements come back for the client to run at top level (psql's \gexec).
+-- There they run with the client's rights, outside any security-restricted
+-- operation, and DETACH ... CONCURRENTLY runs the partition's CHECK
+-- constraints (the owner's code): so only a session logged in as the owner
+-- of the table and its partitions (its login role, as pg_stat_activity
+-- keeps it, and its session user) gets them.  SET ROLE and SET SESSION
+-- AUTHORIZATION are no fence (the owner's code could undo them), and a
+-- member of the owner, or a superuser, may have rights the owner has not.
 CREATE FUNCTION idgen_retire_partitions(parent pg_catalog.regclass, older_than pg_catalog.timestamptz,
                                         drop_tables boolean DEFAULT false,
                                         concurrent boolean DEFAULT false)
@@ -1508,6 +1515,18 @@ BEGIN
 			USING ERRCODE = 'object_not_in_prerequisite_state',
 			      DETAIL = 'The server refuses DETACH PARTITION ... CONCURRENTLY when a default partition exists.',
 			      HINT = 'Retire without concurrent => true.';
+	END IF;
+	IF concurrent AND EXISTS (
+		SELECT FROM pg_catalog.pg_class c
+		WHERE (c.oid OPERATOR(pg_catalog.=) parent
+		       OR c.oid OPERATOR(pg_catalog.=) ANY (SELECT i.inhrelid FROM pg_catalog.pg_inherits i WHERE i.inhparent OPERATOR(pg_catalog.=) parent))
+		  AND (c.relowner OPERATOR(pg_catalog.<>) ALL (SELECT a.oid FROM pg_catalog.pg_roles a WHERE a.rolname OPERATOR(pg_catalog.=) SESSION_USER)
+		       OR c.relowner OPERATOR(pg_catalog.<>) ALL (SELECT s.usesysid FROM pg_catalog.pg_stat_activity s
+		                                                  WHERE s.pid OPERATOR(pg_catalog.=) pg_catalog.pg_backend_pid()))) THEN
+		RAISE EXCEPTION 'permission denied to detach partitions of table "%" concurrently', parent_name
+			USING ERRCODE = 'insufficient_privilege',
+			      DETAIL = 'The statements run the partitions'' CHECK constraints with the rights of whoever runs them, outside any security-restricted operation; only a session logged in as the owner of the table and its partitions may have them.',
+			      HINT = 'Connect as the table''s owner, or use concurrent => false.';
 	END IF;
 	IF NOT concurrent THEN
 		-- one upkeep at a time per table, as idgen_create_partitions

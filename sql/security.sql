@@ -192,6 +192,29 @@ RESET SESSION AUTHORIZATION;
 SELECT partition, action FROM idgen_home.idgen_retire_partitions('public.ev', '2026-01-02');
 SELECT partition, action FROM idgen_home.idgen_retire_partitions('public.ev', '2026-01-03', drop_tables => true);
 SELECT pg_temp.mallory_is_superuser() AS after_retire;
+-- with concurrent => true the statements come back to be run at top level
+-- (\gexec), where DETACH ... CONCURRENTLY runs the partition's CHECK
+-- constraints with the rights of whoever runs it: a superuser, a member of
+-- the owner, and a superuser's session after SET SESSION AUTHORIZATION (the
+-- owner's code could RESET it) are refused; only a session logged in as the
+-- owner gets them (partition_life.sql)
+SET SESSION AUTHORIZATION regress_idgen_mallory;
+CREATE TABLE public.evc (id idgen_home.iuid NOT NULL, v int) PARTITION BY RANGE (id);
+SELECT count(*) FROM idgen_home.idgen_create_partitions('public.evc', '2026-01-01', '2026-01-03', '1 day');
+ALTER TABLE public.evc_20260101 ADD CONSTRAINT c CHECK (regress_mal.fold() = 1 OR id IS NOT NULL);
+RESET SESSION AUTHORIZATION;
+CREATE ROLE regress_idgen_member IN ROLE regress_idgen_mallory;
+SELECT statement FROM idgen_home.idgen_retire_partitions('public.evc', '2026-01-02', concurrent => true) \gexec
+SELECT pg_temp.mallory_is_superuser() AS after_concurrent_retire;
+SET SESSION AUTHORIZATION regress_idgen_member;
+SELECT split_part(regress.err($$SELECT * FROM idgen_home.idgen_retire_partitions('public.evc', '2026-01-02', concurrent => true)$$), ' | ', 1) AS member;
+RESET SESSION AUTHORIZATION;
+SET SESSION AUTHORIZATION regress_idgen_mallory;
+SELECT split_part(regress.err($$SELECT * FROM idgen_home.idgen_retire_partitions('public.evc', '2026-01-02', concurrent => true)$$), ' | ', 1) AS session_authorization;
+RESET SESSION AUTHORIZATION;
+SELECT count(*) AS still_attached FROM idgen_home.idgen_partitions('public.evc');
+DROP TABLE public.evc;
+DROP ROLE regress_idgen_member;
 DROP TABLE public.ev, public.ev_20260101;
 DROP FUNCTION public.trap(), public.pwn();
 

@@ -12,12 +12,20 @@
  * does for maintenance on another role's table (REFRESH MATERIALIZED VIEW,
  * CREATE INDEX, VACUUM, ANALYZE): the owner as the current user, a
  * security-restricted operation (no SET ROLE, no SET SESSION AUTHORIZATION,
- * no temporary objects, no cursors that outlive it), and a new GUC nest
- * level with a safe search_path.  An error unwinds all of it through the
- * (sub)transaction's abort.
+ * no temporary objects, no WITH HOLD cursors, no deferred triggers fired),
+ * and a new GUC nest level with a safe search_path.  An error unwinds all of
+ * it through the (sub)transaction's abort.  As after core's own restricted
+ * operations, some state the statement makes outlives it: SET CONSTRAINTS
+ * (the caller's transaction then defers its constraint checks), session
+ * advisory locks taken or released, and cursors without HOLD (open until the
+ * transaction ends, run by whoever fetches them).
  *
  * It grants nothing: the caller must already have the privileges of the
- * role it runs as, as core's ownership checks ask of it.
+ * role it runs as, as core's ownership checks ask of it, and be allowed to
+ * become it, as SET ROLE asks: since PostgreSQL 16 a membership can carry the
+ * role's privileges without the right to act as the role (GRANT ... WITH SET
+ * FALSE), and running a statement as the role is acting as it (its CREATEROLE,
+ * CREATEDB, ... and the ownership of what the statement creates).
  */
 #include "postgres.h"
 
@@ -43,12 +51,16 @@ idgen_ddl_as_owner(PG_FUNCTION_ARGS)
 
 	/* a role that exists (an error otherwise), even for a superuser */
 	owner_name = GetUserNameFromId(owner, false);
-	if (!has_privs_of_role(GetUserId(), owner))
+	if (!has_privs_of_role(GetUserId(), owner)
+#if PG_VERSION_NUM >= 160000
+		|| !member_can_set_role(GetUserId(), owner)
+#endif
+		)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to run a statement as role \"%s\"",
 						owner_name),
-				 errdetail("Only roles with privileges of role \"%s\" may.",
+				 errdetail("Only roles that have the privileges of role \"%s\" and may SET ROLE to it may.",
 						   owner_name)));
 
 	GetUserIdAndSecContext(&save_userid, &save_sec_context);

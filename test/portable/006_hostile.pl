@@ -138,6 +138,28 @@ is(($as->(
 	SELECT current_setting('idgen_portable.iuid', true) IS NULL OR current_setting('idgen_portable.iuid', true) = '';
 }))[1], "t\nt\nt\nt",
 	'after SET ROLE, the next role of the session reads the last id\'s millisecond and random field (stated); RESET ALL and DISCARD ALL erase it');
+# and writes it (attack2 finding G, stated in doc/security.md): a malformed
+# value makes the next role's generator fail; a chosen one places its ids
+($ret, $out, $err) = $as->(
+	'f2b', 'pooler', q{
+	SET ROLE alice;
+	SELECT set_config('idgen_portable.iuid', pg_backend_pid() || ',99999999999999999999,1', false) IS NULL;
+	RESET ROLE;
+	SET ROLE bob;
+	SELECT ids.iuid_generate(42, 5);});
+like($err, qr/out of range for type bigint/, 'the previous role writes the state: a malformed value, the next role\'s generator fails');
+is(($as->(
+	'f2b', 'pooler', q{
+	SET ROLE alice;
+	SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint + 900 AS ms \gset
+	SELECT set_config('idgen_portable.iuid', pg_backend_pid() || ',' || :ms || ',0', false) IS NULL;
+	RESET ROLE;
+	SET ROLE bob;
+	SELECT ids.iuid_generate(42, 5) AS id \gset
+	SELECT ('x' || substr(replace(:'id', '-', ''), 1, 12))::bit(48)::bigint = :ms
+		AND split_part(current_setting('idgen_portable.iuid'), ',', 3)::bigint <= 4294967296;
+}))[1], "f\nt",
+	'a chosen value: the next role\'s id is in the millisecond the previous role chose, its random field counted on from the value it chose');
 
 #
 # pg_tle: finding 3, and DROP EXTENSION pgcrypto CASCADE
