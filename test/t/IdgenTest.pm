@@ -34,6 +34,10 @@ our @EXPORT = qw(
   psql_verbose
   start_call
   settled_state
+  injection_points_absent
+  wait_at_point
+  printed_ids
+  check_promoted_repeats_none
   pgbench_script
   hold_barrier
   hold_advisory_barrier
@@ -122,14 +126,25 @@ sub psql_verbose
 	return ($ret, $err);
 }
 
-# start_call($node, $sql): $sql sent in a background psql session of its
-# own, not waited for; returns the session (its query('SELECT 1') then
-# collects the output) and its backend's pid.
+# start_call($node, $sql, points => [...]): $sql sent in a background psql
+# session of its own, not waited for; returns the session (its
+# query('SELECT 1') then collects the output) and its backend's pid.  With
+# points, the session's backend first attaches those injection points
+# (extension injection_points, created by the test) with the action
+# 'wait', local to it (injection_points_set_local): it stops at each of
+# them, its wait event named after the point, until
+# injection_points_wakeup(point).
 sub start_call
 {
-	my ($node, $sql) = @_;
+	my ($node, $sql, %opt) = @_;
 	my $session = $node->background_psql('postgres', on_error_stop => 0);
 	my $pid = $session->query_safe('SELECT pg_backend_pid()');
+	if (@{ $opt{points} // [] })
+	{
+		$session->query_safe('SELECT injection_points_set_local()');
+		$session->query_safe("SELECT injection_points_attach('$_', 'wait')")
+		  foreach @{ $opt{points} };
+	}
 	$session->query_until(qr/call-start/, "\\echo call-start\n$sql\n");
 	return ($session, $pid);
 }
@@ -151,6 +166,82 @@ sub settled_state
 		Time::HiRes::sleep(0.1);
 	}
 	return $state;
+}
+
+#
+# Injection points (src/base36id_gen.c names them)
+#
+
+# injection_points_absent(): why the server on PATH cannot run injection
+# points (not configured with --enable-injection-points, or core's
+# injection_points module not installed), or undef when it can.
+sub injection_points_absent
+{
+	my ($configure) = run_command([ 'pg_config', '--configure' ]);
+	my ($sharedir) = run_command([ 'pg_config', '--sharedir' ]);
+	my ($version) = run_command([ 'pg_config', '--version' ]);
+	chomp($configure, $sharedir, $version);
+	return "$version is not configured with --enable-injection-points"
+	  unless $configure =~ /'--enable-injection-points'/;
+	return "$version lacks the injection_points module (src/test/modules/injection_points)"
+	  unless -f "$sharedir/extension/injection_points.control";
+	return undef;
+}
+
+# wait_at_point($node, $pid, $point): polls until backend $pid waits at the
+# injection point $point; returns whether it came to that.
+sub wait_at_point
+{
+	my ($node, $pid, $point) = @_;
+	return $node->poll_query_until('postgres',
+		"SELECT wait_event = '$point' FROM pg_stat_activity WHERE pid = $pid");
+}
+
+# printed_ids($session): the base36ids a start_call session has printed so
+# far (its output read without waiting; a session whose server died is
+# ended first).
+sub printed_ids
+{
+	my ($session) = @_;
+	eval { $session->{run}->pump_nb; };
+	eval { $session->quit; } unless $session->{run}->pumpable;
+	return $session->{stdout} =~ /^([0-9A-Z]{9})$/mg;
+}
+
+# check_promoted_repeats_none($standby, $clock, $second, @returned):
+# $standby (stopped) is started under libfaketime with its clock ($clock,
+# the offset file) 5 to 6 s before the Unix time $second (time to start and
+# promote), promoted and made to generate at once, then from $second on:
+# its ids reach $second only if it does not know that $second was reserved
+# (the first generation after a promotion starts after the clock's
+# second).  Checks that it generates, that some of its ids are of $second
+# (so that a repeat could show) and that none is among @returned, the ids
+# the old primary returned.
+sub check_promoted_repeats_none
+{
+	my ($standby, $clock, $second, @returned) = @_;
+	set_clock_offset($clock,
+		sprintf('%+d', int($second - Time::HiRes::time()) - 6));
+	with_faketime($clock, sub { $standby->start });
+	$standby->promote;
+	my @promoted = grep { /^[0-9A-Z]{9}$/ } split /\n/,
+	  $standby->safe_psql(
+		'postgres', qq{
+		SELECT base36id_generate();
+		SELECT pg_sleep_until(to_timestamp($second));
+		SELECT base36id_generate() FROM generate_series(1, 20);});
+	is(scalar @promoted, 21, 'the promoted standby generates 21 ids');
+	is( $standby->safe_psql(
+			'postgres',
+			"SELECT count(*) > 0 FROM unnest('{" . join(',', @promoted)
+			  . "}'::base36id[]) AS id WHERE extract(epoch FROM base36id_timestamp(id))::bigint = $second"
+		),
+		't',
+		'among them ids of the second the old primary reserved');
+	my %returned = map { $_ => 1 } @returned;
+	is(scalar(grep { $returned{$_} } @promoted),
+		0, 'none repeats an id the old primary returned');
+	return;
 }
 
 #
