@@ -199,7 +199,7 @@ sub wait_at_point
 
 # printed_ids($session): the base36ids a start_call session has printed so
 # far (its output read without waiting; a session whose server died is
-# ended first).
+# ended, and what it printed before read, first).
 sub printed_ids
 {
 	my ($session) = @_;
