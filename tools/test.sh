@@ -218,8 +218,8 @@ prove_suite() {
 	tap_skips "$SUITE_PREFIX$1" "$log"
 	p=$((p - TAP_SKIPPED))
 	# a bail-out stops prove, which may still print "Result: PASS" over
-	# the files that ended before it
-	if ! grep -q '^Result: PASS' "$log" || grep -q '^FAILED--Further testing stopped' "$log"; then
+	# the files that ended before it; NOTESTS: every file skipped
+	if ! grep -qE '^Result: (PASS|NOTESTS)$' "$log" || grep -q '^FAILED--Further testing stopped' "$log"; then
 		[ "$f" -gt 0 ] || f=1
 		# a test that dies before its first assertion counts no subtest
 		[ "$p" -ge "$f" ] || p=$f
