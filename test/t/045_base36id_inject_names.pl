@@ -77,6 +77,8 @@ my @returned = (printed_ids($gen), printed_ids($other));
 printed_ids($commit);
 is(scalar @returned, 0, 'the primary died without returning an id of S');
 
+set_clock_offset($s2_clock, '+0');
+with_faketime($s2_clock, sub { $s2->start });
 check_promoted_repeats_none($s2, $s2_clock, $second, @returned);
 
 $s2->stop;

@@ -107,6 +107,8 @@ is(scalar @returned, 0, 'the primary died without returning an id of S');
 # restart after a crash), or is stopped here
 ok(kill('KILL', $receiver), 's1\'s paused WAL receiver is killed');
 $s1->stop('immediate', fail_ok => 1);
+set_clock_offset($s1_clock, '+0');
+with_faketime($s1_clock, sub { $s1->start });
 check_promoted_repeats_none($s1, $s1_clock, $second, @returned);
 
 $s1->stop;

@@ -209,20 +209,19 @@ sub printed_ids
 }
 
 # check_promoted_repeats_none($standby, $clock, $second, @returned):
-# $standby (stopped) is started under libfaketime with its clock ($clock,
-# the offset file) 5 to 6 s before the Unix time $second (time to start and
-# promote), promoted and made to generate at once, then from $second on:
-# its ids reach $second only if it does not know that $second was reserved
-# (the first generation after a promotion starts after the clock's
-# second).  Checks that it generates, that some of its ids are of $second
-# (so that a repeat could show) and that none is among @returned, the ids
-# the old primary returned.
+# $standby, running under libfaketime (with_faketime) with the offset file
+# $clock, gets its clock 2 to 3 s before the Unix time $second, is promoted
+# and made to generate at once, then from $second on: the first generation
+# after a promotion starts after the clock's second, so its ids reach
+# $second only if it does not know that $second was reserved.  Checks
+# that it generates, that some of its ids are of $second (so that a repeat
+# could show) and that none is among @returned, the ids the old primary
+# returned.
 sub check_promoted_repeats_none
 {
 	my ($standby, $clock, $second, @returned) = @_;
 	set_clock_offset($clock,
-		sprintf('%+d', int($second - Time::HiRes::time()) - 6));
-	with_faketime($clock, sub { $standby->start });
+		sprintf('%+d', int($second - Time::HiRes::time()) - 2));
 	$standby->promote;
 	my @promoted = grep { /^[0-9A-Z]{9}$/ } split /\n/,
 	  $standby->safe_psql(
