@@ -110,7 +110,7 @@ $primary->stop('immediate');
 
 # s2's clock before S (the primary's clock was 30 s ahead then), promoted:
 # none of its ids of S repeats one of the primary's
-check_promoted_repeats_none($s2, $s2_clock, $second, @issued);
+check_promoted_repeats_none($s2, $s2_clock, $second, \@issued);
 
 $s2->stop;
 
