@@ -210,11 +210,12 @@ sub printed_ids
 
 # check_promoted_repeats_none($standby, $clock, $second, \@returned,
 # unknown => 1): $standby, running under libfaketime (with_faketime) with
-# the offset file $clock, gets its clock 2 to 3 s before the Unix time
+# the offset file $clock, gets its clock 3 to 4 s before the Unix time
 # $second, is promoted and made to generate at once, then from $second on:
 # the first generation after a promotion starts after the clock's second,
 # so its ids reach $second only if it does not know that $second was
-# reserved.  Checks that it generates and that none of its ids is among
+# reserved (a standby started with its clock past $second starts there
+# too).  Checks that it generates and that none of its ids is among
 # @returned, the ids the old primary returned; with unknown (the standby
 # never had $second's record), also that some of its ids are of $second,
 # so that a repeat could show.
@@ -222,7 +223,7 @@ sub check_promoted_repeats_none
 {
 	my ($standby, $clock, $second, $returned, %opt) = @_;
 	set_clock_offset($clock,
-		sprintf('%+d', int($second - Time::HiRes::time()) - 2));
+		sprintf('%+d', int($second - Time::HiRes::time()) - 3));
 	$standby->promote;
 	my @promoted = grep { /^[0-9A-Z]{9}$/ } split /\n/,
 	  $standby->safe_psql(
