@@ -209,19 +209,21 @@ sub printed_ids
 }
 
 # check_promoted_repeats_none($standby, $clock, $second, \@returned,
-# unknown => 1): $standby, running under libfaketime (with_faketime) with
-# the offset file $clock, gets its clock 3 to 4 s before the Unix time
-# $second, is promoted and made to generate at once, then from $second on:
+# unknown => 1, label => $label): $standby, running under libfaketime
+# (with_faketime) with the offset file $clock, gets its clock 3 to 4 s
+# before the Unix time $second, is promoted and made to generate at once, then from $second on:
 # the first generation after a promotion starts after the clock's second,
 # so its ids reach $second only if it does not know that $second was
 # reserved (a standby started with its clock past $second starts there
 # too).  Checks that it generates and that none of its ids is among
 # @returned, the ids the old primary returned; with unknown (the standby
 # never had $second's record), also that some of its ids are of $second,
-# so that a repeat could show.
+# so that a repeat could show.  Test names start with $label ('' or e.g.
+# 'wait: ').
 sub check_promoted_repeats_none
 {
 	my ($standby, $clock, $second, $returned, %opt) = @_;
+	my $label = $opt{label} // '';
 	set_clock_offset($clock,
 		sprintf('%+d', int($second - Time::HiRes::time()) - 3));
 	$standby->promote;
@@ -231,7 +233,7 @@ sub check_promoted_repeats_none
 		SELECT base36id_generate();
 		SELECT pg_sleep_until(to_timestamp($second));
 		SELECT base36id_generate() FROM generate_series(1, 20);});
-	is(scalar @promoted, 21, 'the promoted standby generates 21 ids');
+	is(scalar @promoted, 21, "${label}the promoted standby generates 21 ids");
 	if ($opt{unknown})
 	{
 		is( $standby->safe_psql(
@@ -240,11 +242,11 @@ sub check_promoted_repeats_none
 				  . "}'::base36id[]) AS id WHERE base36id_timestamp(id) = to_timestamp($second)"
 			),
 			't',
-			'among them ids of the second the old primary reserved');
+			"${label}among them ids of the second the old primary reserved");
 	}
 	my %returned = map { $_ => 1 } @{$returned};
 	is(scalar(grep { $returned{$_} } @promoted),
-		0, 'none repeats an id the old primary returned');
+		0, "${label}none repeats an id the old primary returned");
 	return;
 }
 
