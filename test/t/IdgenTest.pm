@@ -211,12 +211,13 @@ sub printed_ids
 # check_promoted_repeats_none($standby, $clock, $second, \@returned,
 # unknown => 1, label => $label): $standby, running under libfaketime
 # (with_faketime) with the offset file $clock, gets its clock 3 to 4 s
-# before the Unix time $second, is promoted and made to generate at once, then from $second on:
-# the first generation after a promotion starts after the clock's second,
-# so its ids reach $second only if it does not know that $second was
-# reserved (a standby started with its clock past $second starts there
-# too).  Checks that it generates and that none of its ids is among
-# @returned, the ids the old primary returned; with unknown (the standby
+# before the Unix time $second, is promoted and made to generate at once,
+# then 20 ids in each second from $second to the last second of the ids
+# @returned (the ids the old primary returned): the first generation after
+# a promotion starts after the clock's second, so its ids reach a second
+# only if it does not know that the second was reserved (a standby started
+# with its clock past $second starts there too).  Checks that it generates
+# and that none of its ids is among @returned; with unknown (the standby
 # never had $second's record), also that some of its ids are of $second,
 # so that a repeat could show.  Test names start with $label ('' or e.g.
 # 'wait: ').
@@ -227,13 +228,21 @@ sub check_promoted_repeats_none
 	set_clock_offset($clock,
 		sprintf('%+d', int($second - Time::HiRes::time()) - 3));
 	$standby->promote;
+	my $last = $second;
+	if (@{$returned})
+	{
+		$last = $standby->safe_psql('postgres',
+			"SELECT greatest($second, max(extract(epoch FROM base36id_timestamp(id)))) FROM unnest('{"
+			  . join(',', @{$returned}) . "}'::base36id[]) AS id");
+	}
+	my $sql = 'SELECT base36id_generate();';
+	$sql .= "SELECT pg_sleep_until(to_timestamp($_));"
+	  . 'SELECT base36id_generate() FROM generate_series(1, 20);'
+	  foreach (int($second) .. int($last));
 	my @promoted = grep { /^[0-9A-Z]{9}$/ } split /\n/,
-	  $standby->safe_psql(
-		'postgres', qq{
-		SELECT base36id_generate();
-		SELECT pg_sleep_until(to_timestamp($second));
-		SELECT base36id_generate() FROM generate_series(1, 20);});
-	is(scalar @promoted, 21, "${label}the promoted standby generates 21 ids");
+	  $standby->safe_psql('postgres', $sql);
+	is(scalar @promoted, 1 + 20 * (int($last) - int($second) + 1),
+		"${label}the promoted standby generates ids from before the second on");
 	if ($opt{unknown})
 	{
 		is( $standby->safe_psql(
