@@ -51,20 +51,7 @@ my $s2 = PostgreSQL::Test::Cluster->new('b36ib_s2');
 $s2->init_from_backup($primary, 'b', has_streaming => 1);
 $s2->start;
 
-# set_names($names, $states): synchronous_standby_names set and reloaded,
-# then polled until pg_stat_replication shows the standbys' sync states
-sub set_names
-{
-	my ($names, $states) = @_;
-	$primary->safe_psql('postgres', qq{
-		ALTER SYSTEM SET synchronous_standby_names = '$names';
-		SELECT pg_reload_conf();});
-	return $primary->poll_query_until('postgres',
-		"SELECT string_agg(application_name || '=' || sync_state, ',' ORDER BY application_name) FROM pg_stat_replication",
-		$states);
-}
-
-ok(set_names('FIRST 1 (b36ib_s1, b36ib_s2)', 'b36ib_s1=sync,b36ib_s2=potential'),
+ok(set_sync_names($primary, 'FIRST 1 (b36ib_s1, b36ib_s2)', 'b36ib_s1=sync,b36ib_s2=potential'),
 	's1 is the synchronous standby, s2 a potential one');
 $primary->wait_for_replay_catchup($s1);
 my $receiver = $s1->safe_psql('postgres', 'SELECT pid FROM pg_stat_wal_receiver');
@@ -79,14 +66,14 @@ my ($second, $lsn) = split /\|/,
 	'SELECT extract(epoch FROM reserved_second)::bigint, last_reservation_lsn FROM idgen_stat_base36id'
   );
 
-ok(set_names('FIRST 1 (b36ib_s2, b36ib_s1)', 'b36ib_s1=potential,b36ib_s2=sync'),
+ok(set_sync_names($primary, 'FIRST 1 (b36ib_s2, b36ib_s1)', 'b36ib_s1=potential,b36ib_s2=sync'),
 	'the names reordered: s2 is the synchronous standby');
 ok(wait_at_point($primary, $gen_pid, 'idgen-b36-waited'),
 	's2 confirms S\'s record: the call is woken, and stops before judging again');
 is( $s2->safe_psql('postgres', "SELECT pg_last_wal_receive_lsn() >= '$lsn'"),
 	't', 's2 has S\'s record');
 
-ok(set_names('FIRST 1 (b36ib_s1, b36ib_s2)', 'b36ib_s1=sync,b36ib_s2=potential'),
+ok(set_sync_names($primary, 'FIRST 1 (b36ib_s1, b36ib_s2)', 'b36ib_s1=sync,b36ib_s2=potential'),
 	'the names back as before the wait: s1 is the synchronous standby again');
 is( $primary->safe_psql('postgres',
 		"SELECT flush_lsn < '$lsn' FROM pg_stat_replication WHERE application_name = 'b36ib_s1'"),

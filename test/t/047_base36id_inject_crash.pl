@@ -49,11 +49,7 @@ foreach my $point (qw(idgen-b36-reserved idgen-b36-wait idgen-b36-waited idgen-b
 	my $clock = File::Spec->rel2abs($s->basedir . '/faketime.rc');
 	set_clock_offset($clock, '-60');
 	with_faketime($clock, sub { $s->start });
-	$primary->safe_psql('postgres', qq{
-		ALTER SYSTEM SET synchronous_standby_names = 'b36ic_${name}_s';
-		SELECT pg_reload_conf();});
-	ok( $primary->poll_query_until(
-			'postgres', "SELECT sync_state = 'sync' FROM pg_stat_replication"),
+	ok(set_sync_names($primary, "b36ic_${name}_s", "b36ic_${name}_s=sync"),
 		"$name: s is the synchronous standby");
 	my $receiver = $s->safe_psql('postgres', 'SELECT pid FROM pg_stat_wal_receiver');
 	if ($point ne 'idgen-b36-confirmed')

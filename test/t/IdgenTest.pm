@@ -34,6 +34,7 @@ our @EXPORT = qw(
   psql_verbose
   start_call
   settled_state
+  set_sync_names
   injection_points_absent
   wait_at_point
   printed_ids
@@ -166,6 +167,21 @@ sub settled_state
 		Time::HiRes::sleep(0.1);
 	}
 	return $state;
+}
+
+# set_sync_names($node, $names, $states): synchronous_standby_names set to
+# $names (ALTER SYSTEM) and reloaded; returns whether pg_stat_replication
+# then shows $states, "application_name=sync_state" of each standby in
+# order of name, comma-separated (polled until it does).
+sub set_sync_names
+{
+	my ($node, $names, $states) = @_;
+	$node->safe_psql('postgres', qq{
+		ALTER SYSTEM SET synchronous_standby_names = '$names';
+		SELECT pg_reload_conf();});
+	return $node->poll_query_until('postgres',
+		"SELECT string_agg(application_name || '=' || sync_state, ',' ORDER BY application_name) FROM pg_stat_replication",
+		$states);
 }
 
 #
