@@ -74,6 +74,33 @@
 #include "storage/ipc.h"
 #include "storage/latch.h"
 #include "utils/wait_event.h"
+#ifdef USE_INJECTION_POINTS
+#include "utils/injection_point.h"
+#endif
+
+/*
+ * Injection points at the steps of a call (test/t/045): where the server is
+ * configured with --enable-injection-points (17 and later), core's
+ * injection_points module can make a backend wait or fail there.  17's
+ * INJECTION_POINT takes the name, 18's an argument too; elsewhere (15, 16,
+ * a release build) nothing is compiled.  Each runs with no lock held.
+ *
+ *  idgen-b36-reserved   the call reserved a new second: its record is
+ *                       flushed locally and published; not judged yet
+ *  idgen-b36-wait       judged unconfirmed for the call: before it waits
+ *  idgen-b36-waited     after that wait, before it judges again
+ *  idgen-b36-confirmed  judged confirmed: the counter is taken, the id is
+ *                       not yet returned to the caller
+ */
+#ifdef USE_INJECTION_POINTS
+#if PG_VERSION_NUM >= 180000
+#define IDGEN_INJECTION_POINT(name) INJECTION_POINT(name, NULL)
+#else
+#define IDGEN_INJECTION_POINT(name) INJECTION_POINT(name)
+#endif
+#else
+#define IDGEN_INJECTION_POINT(name) ((void) 0)
+#endif
 
 /*
  * Custom resource managers need an id unique among the extensions a server
@@ -606,6 +633,7 @@ gen_loop(int worker, int64 *value, gen_call *call, bool in_line)
 				LWLockRelease(shared->lock);
 				base36id_line_wake(woken);
 				*value = b36_compose(second, worker, counter);
+				IDGEN_INJECTION_POINT("idgen-b36-confirmed");
 				return GEN_ID;
 			}
 			if (step == B36S_RESERVE)
@@ -613,6 +641,7 @@ gen_loop(int worker, int64 *value, gen_call *call, bool in_line)
 				/* a new second: reserve it, then try again */
 				LWLockRelease(shared->lock);
 				reserve(next.second, &call->sync);
+				IDGEN_INJECTION_POINT("idgen-b36-reserved");
 				continue;
 			}
 			if (step == B36S_WAIT_STANDBYS)
@@ -621,10 +650,12 @@ gen_loop(int worker, int64 *value, gen_call *call, bool in_line)
 				XLogRecPtr	lsn = call->sync.wait_lsn;
 
 				LWLockRelease(shared->lock);
+				IDGEN_INJECTION_POINT("idgen-b36-wait");
 				if (call->sync.level > SYNCHRONOUS_COMMIT_LOCAL_FLUSH)
 					base36id_sync_wait(lsn, call->sync.level, next.second);
 				else
 					XLogFlush(lsn);
+				IDGEN_INJECTION_POINT("idgen-b36-waited");
 				continue;
 			}
 		}

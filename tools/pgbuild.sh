@@ -46,9 +46,12 @@ IDGEN_PG_CONFIGURE=(--enable-tap-tests --with-openssl --without-icu --without-re
 # child process re-executes the server binary, as on Windows), "release"
 # without assertions, for the benchmarks of a major whose plain build has
 # them (test/bench/bench.sh builds it on first use; the tests never do).
+# A build configured with --enable-injection-points (18: base36id's
+# injection points, test/t/045) also gets core's injection_points test
+# module (src/test/modules/injection_points) installed, in the same step.
 # The arguments are separated by "|".
 declare -A IDGEN_PG_CONFIGURE_EXTRA=(
-	[18]="--enable-cassert|--enable-debug"
+	[18]="--enable-cassert|--enable-debug|--enable-injection-points"
 	[18-release]=""
 	[17-asan]="--enable-cassert|--enable-debug|CFLAGS=-Og -ggdb -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all|LDFLAGS=-fsanitize=address,undefined"
 	[17-exec]="--enable-cassert|--enable-debug|CPPFLAGS=-DEXEC_BACKEND"
@@ -316,6 +319,8 @@ idgen_pg_build_locked() {
 			make -j"$(nproc)" &&
 			make install &&
 			for c in "${IDGEN_PG_CONTRIB[@]}"; do make -C "contrib/$c" -j"$(nproc)" install || exit 1; done &&
+			{ [[ " ${args[*]} " != *" --enable-injection-points "* ]] ||
+				make -C src/test/modules/injection_points -j"$(nproc)" install; } &&
 			make clean	# keep the source (core's code is a reference), not 200 MB of objects
 	) >"$log" 2>&1 || { tail -n 60 "$log" >&2; echo "idgen: building PostgreSQL $build failed, log in $log" >&2; return 1; }
 	[ "$build" = "$major" ] || rm -rf "$src"

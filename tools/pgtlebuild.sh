@@ -39,7 +39,10 @@ idgen_pgtle_pg_config() {
 	fi
 }
 
-# idgen_pgtle_server MAJOR: what the stamp records of that server
+# idgen_pgtle_server MAJOR: what the stamp records of that server: for a
+# cached build, its whole stamp on one line (version and configure
+# arguments), so that a server configured anew gets pg_tle built anew, as
+# Citus (tools/citusbuild.sh)
 idgen_pgtle_server() {
 	local pgc
 	pgc=$(idgen_pgtle_pg_config "$1")
@@ -47,7 +50,7 @@ idgen_pgtle_server() {
 	if [ "$1" = "${IDGEN_PG_DEBIAN:-15}" ]; then
 		"$pgc" --version
 	else
-		[ -f "$IDGEN_PG_CACHE/$1/.idgen-built" ] && head -n 1 "$IDGEN_PG_CACHE/$1/.idgen-built"
+		[ -f "$IDGEN_PG_CACHE/$1/.idgen-built" ] && paste -sd' ' "$IDGEN_PG_CACHE/$1/.idgen-built"
 	fi
 }
 

@@ -156,7 +156,8 @@ pgbuild_ok() {
 }
 
 # A cached build counts only if it was configured as its major is today:
-# 18 (assertions) from a stamp naming its configure arguments.
+# 18 (assertions, injection points) from a stamp naming its configure
+# arguments.
 pgbuild_stamp_cases() {
 	local IDGEN_PG_CACHE=$PGB/cache
 	mkdir -p "$IDGEN_PG_CACHE/17" "$IDGEN_PG_CACHE/18"
@@ -168,7 +169,11 @@ pgbuild_stamp_cases() {
 		eval '! idgen_pg_current 18'
 	printf 'PostgreSQL 18.6\nconfigure: --enable-tap-tests --with-openssl --without-icu --without-readline --enable-cassert --enable-debug\n' \
 		>"$IDGEN_PG_CACHE/18/.idgen-built"
-	pgbuild_ok "an 18 configured with --enable-cassert --enable-debug is current" idgen_pg_current 18
+	pgbuild_ok "an 18 configured without --enable-injection-points is not current" \
+		eval '! idgen_pg_current 18'
+	printf 'PostgreSQL 18.6\nconfigure: --enable-tap-tests --with-openssl --without-icu --without-readline --enable-cassert --enable-debug --enable-injection-points\n' \
+		>"$IDGEN_PG_CACHE/18/.idgen-built"
+	pgbuild_ok "an 18 configured with --enable-cassert --enable-debug --enable-injection-points is current" idgen_pg_current 18
 	pgbuild_ok "no build of 17-asan: not current" eval '! idgen_pg_current 17-asan'
 	# the benchmarks' server of each major has no assertions: 18's is its
 	# release variant, configured without --enable-cassert

@@ -34,6 +34,11 @@ our @EXPORT = qw(
   psql_verbose
   start_call
   settled_state
+  set_sync_names
+  injection_points_absent
+  wait_at_point
+  printed_ids
+  check_promoted_repeats_none
   pgbench_script
   hold_barrier
   hold_advisory_barrier
@@ -122,14 +127,25 @@ sub psql_verbose
 	return ($ret, $err);
 }
 
-# start_call($node, $sql): $sql sent in a background psql session of its
-# own, not waited for; returns the session (its query('SELECT 1') then
-# collects the output) and its backend's pid.
+# start_call($node, $sql, points => [...]): $sql sent in a background psql
+# session of its own, not waited for; returns the session (its
+# query('SELECT 1') then collects the output) and its backend's pid.  With
+# points, the session's backend first attaches those injection points
+# (extension injection_points, created by the test) with the action
+# 'wait', local to it (injection_points_set_local): it stops at each of
+# them, its wait event named after the point, until
+# injection_points_wakeup(point).
 sub start_call
 {
-	my ($node, $sql) = @_;
+	my ($node, $sql, %opt) = @_;
 	my $session = $node->background_psql('postgres', on_error_stop => 0);
 	my $pid = $session->query_safe('SELECT pg_backend_pid()');
+	if (@{ $opt{points} // [] })
+	{
+		$session->query_safe('SELECT injection_points_set_local()');
+		$session->query_safe("SELECT injection_points_attach('$_', 'wait')")
+		  foreach @{ $opt{points} };
+	}
 	$session->query_until(qr/call-start/, "\\echo call-start\n$sql\n");
 	return ($session, $pid);
 }
@@ -151,6 +167,112 @@ sub settled_state
 		Time::HiRes::sleep(0.1);
 	}
 	return $state;
+}
+
+# set_sync_names($node, $names, $states): synchronous_standby_names set to
+# $names (ALTER SYSTEM) and reloaded; returns whether pg_stat_replication
+# then shows $states, "application_name=sync_state" of each standby in
+# order of name, comma-separated (polled until it does).
+sub set_sync_names
+{
+	my ($node, $names, $states) = @_;
+	$node->safe_psql('postgres', qq{
+		ALTER SYSTEM SET synchronous_standby_names = '$names';
+		SELECT pg_reload_conf();});
+	return $node->poll_query_until('postgres',
+		"SELECT string_agg(application_name || '=' || sync_state, ',' ORDER BY application_name) FROM pg_stat_replication",
+		$states);
+}
+
+#
+# Injection points (src/base36id_gen.c names them)
+#
+
+# injection_points_absent(): why the server on PATH cannot run injection
+# points (not configured with --enable-injection-points, or core's
+# injection_points module not installed), or undef when it can.
+sub injection_points_absent
+{
+	my ($configure) = run_command([ 'pg_config', '--configure' ]);
+	my ($sharedir) = run_command([ 'pg_config', '--sharedir' ]);
+	my ($version) = run_command([ 'pg_config', '--version' ]);
+	chomp($configure, $sharedir, $version);
+	return "$version is not configured with --enable-injection-points"
+	  unless $configure =~ /'--enable-injection-points'/;
+	return "$version lacks the injection_points module (src/test/modules/injection_points)"
+	  unless -f "$sharedir/extension/injection_points.control";
+	return undef;
+}
+
+# wait_at_point($node, $pid, $point): polls until backend $pid waits at the
+# injection point $point; returns whether it came to that.
+sub wait_at_point
+{
+	my ($node, $pid, $point) = @_;
+	return $node->poll_query_until('postgres',
+		"SELECT wait_event = '$point' FROM pg_stat_activity WHERE pid = $pid");
+}
+
+# printed_ids($session): the base36ids a start_call session has printed so
+# far (its output read without waiting; a session whose server died is
+# ended, and what it printed before read, first).
+sub printed_ids
+{
+	my ($session) = @_;
+	eval { $session->{run}->pump_nb; };
+	eval { $session->quit; } unless $session->{run}->pumpable;
+	return $session->{stdout} =~ /^([0-9A-Z]{9})$/mg;
+}
+
+# check_promoted_repeats_none($standby, $clock, $second, \@returned,
+# unknown => 1, label => $label): $standby, running under libfaketime
+# (with_faketime) with the offset file $clock, gets its clock 3 to 4 s
+# before the Unix time $second, is promoted and made to generate at once,
+# then 20 ids in each second from $second to the last second of the ids
+# @returned (the ids the old primary returned): the first generation after
+# a promotion starts after the clock's second, so its ids reach a second
+# only if it does not know that the second was reserved (a standby started
+# with its clock past $second starts there too).  Checks that it generates
+# and that none of its ids is among @returned; with unknown (the standby
+# never had $second's record), also that some of its ids are of $second,
+# so that a repeat could show.  Test names start with $label ('' or e.g.
+# 'wait: ').
+sub check_promoted_repeats_none
+{
+	my ($standby, $clock, $second, $returned, %opt) = @_;
+	my $label = $opt{label} // '';
+	set_clock_offset($clock,
+		sprintf('%+d', int($second - Time::HiRes::time()) - 3));
+	$standby->promote;
+	my $last = $second;
+	if (@{$returned})
+	{
+		$last = $standby->safe_psql('postgres',
+			"SELECT greatest($second, max(extract(epoch FROM base36id_timestamp(id)))) FROM unnest('{"
+			  . join(',', @{$returned}) . "}'::base36id[]) AS id");
+	}
+	my $sql = 'SELECT base36id_generate();';
+	$sql .= "SELECT pg_sleep_until(to_timestamp($_));"
+	  . 'SELECT base36id_generate() FROM generate_series(1, 20);'
+	  foreach (int($second) .. int($last));
+	my @promoted = grep { /^[0-9A-Z]{9}$/ } split /\n/,
+	  $standby->safe_psql('postgres', $sql);
+	is(scalar @promoted, 1 + 20 * (int($last) - int($second) + 1),
+		"${label}the promoted standby generates ids from before the second on");
+	if ($opt{unknown})
+	{
+		is( $standby->safe_psql(
+				'postgres',
+				"SELECT count(*) > 0 FROM unnest('{" . join(',', @promoted)
+				  . "}'::base36id[]) AS id WHERE base36id_timestamp(id) = to_timestamp($second)"
+			),
+			't',
+			"${label}among them ids of the second the old primary reserved");
+	}
+	my %returned = map { $_ => 1 } @{$returned};
+	is(scalar(grep { $returned{$_} } @promoted),
+		0, "${label}none repeats an id the old primary returned");
+	return;
 }
 
 #
