@@ -1472,9 +1472,10 @@ COMMENT ON FUNCTION idgen_partitions(pg_catalog.regclass) IS 'the partitions of 
 -- operation, and DETACH ... CONCURRENTLY runs the partition's CHECK
 -- constraints (the owner's code): so only a session logged in as the owner
 -- of the table and its partitions (its login role, as pg_stat_activity
--- keeps it, and its session user) gets them.  SET ROLE and SET SESSION
--- AUTHORIZATION are no fence (the owner's code could undo them), and a
--- member of the owner, or a superuser, may have rights the owner has not.
+-- keeps it, its session user and its current user) gets them.  SET ROLE and
+-- SET SESSION AUTHORIZATION are no fence (the owner's code could undo them),
+-- and a member of the owner, or a superuser, may have rights the owner has
+-- not; an owner's session that did SET ROLE would run them as that role.
 CREATE FUNCTION idgen_retire_partitions(parent pg_catalog.regclass, older_than pg_catalog.timestamptz,
                                         drop_tables boolean DEFAULT false,
                                         concurrent boolean DEFAULT false)
@@ -1521,6 +1522,7 @@ BEGIN
 		WHERE (c.oid OPERATOR(pg_catalog.=) parent
 		       OR c.oid OPERATOR(pg_catalog.=) ANY (SELECT i.inhrelid FROM pg_catalog.pg_inherits i WHERE i.inhparent OPERATOR(pg_catalog.=) parent))
 		  AND (c.relowner OPERATOR(pg_catalog.<>) ALL (SELECT a.oid FROM pg_catalog.pg_roles a WHERE a.rolname OPERATOR(pg_catalog.=) SESSION_USER)
+		       OR c.relowner OPERATOR(pg_catalog.<>) ALL (SELECT a.oid FROM pg_catalog.pg_roles a WHERE a.rolname OPERATOR(pg_catalog.=) CURRENT_USER)
 		       OR c.relowner OPERATOR(pg_catalog.<>) ALL (SELECT s.usesysid FROM pg_catalog.pg_stat_activity s
 		                                                  WHERE s.pid OPERATOR(pg_catalog.=) pg_catalog.pg_backend_pid()))) THEN
 		RAISE EXCEPTION 'permission denied to detach partitions of table "%" concurrently', parent_name

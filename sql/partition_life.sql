@@ -112,6 +112,12 @@ SELECT statement FROM idgen_retire_partitions('odd36', 'infinity', concurrent =>
 ROLLBACK;
 -- a default partition rules it out
 SELECT regress.err($$SELECT * FROM idgen_retire_partitions('bf', '2026-03-01', concurrent => true)$$);
+-- after SET ROLE the statements would run as that role: refused
+CREATE ROLE regress_idgen_other;
+SET ROLE regress_idgen_other;
+SELECT split_part(regress.err($$SELECT * FROM idgen_retire_partitions('odd36', 'infinity', concurrent => true)$$), ' | ', 1) AS after_set_role;
+RESET ROLE;
+DROP ROLE regress_idgen_other;
 
 --
 -- layouts and arguments it refuses, for both functions
