@@ -134,7 +134,12 @@ sub psql_verbose
 # (extension injection_points, created by the test) with the action
 # 'wait', local to it (injection_points_set_local): it stops at each of
 # them, its wait event named after the point, until
-# injection_points_wakeup(point).
+# injection_points_wakeup(point).  Returns once the backend has the call
+# (its text, marked by a comment, in pg_stat_activity): psql echoes the
+# line before it sends the call, and a state read before then would be the
+# session's idle one.
+my $calls = 0;
+
 sub start_call
 {
 	my ($node, $sql, %opt) = @_;
@@ -146,7 +151,11 @@ sub start_call
 		$session->query_safe("SELECT injection_points_attach('$_', 'wait')")
 		  foreach @{ $opt{points} };
 	}
-	$session->query_until(qr/call-start/, "\\echo call-start\n$sql\n");
+	my $mark = '/* idgen call ' . ++$calls . ' */';
+	$session->query_until(qr/call-start/, "\\echo call-start\n$mark $sql\n");
+	$node->poll_query_until('postgres',
+		"SELECT starts_with(query, '$mark') FROM pg_stat_activity WHERE pid = $pid")
+	  or die "the call never reached backend $pid";
 	return ($session, $pid);
 }
 
