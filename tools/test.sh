@@ -462,7 +462,7 @@ summary() {
 	say "results:"
 	printf '  %s\n' "${SUMMARY[@]}" >&2
 	say "times: ${TIMES[*]}"
-	[ ${#SUITE_TIMES[@]} -eq 0 ] || say "slowest suites: $(printf '%s\n' "${SUITE_TIMES[@]}" | sort -rn | head -n 12 | paste -sd, - | sed 's/,/, /g')"
+	[ ${#SUITE_TIMES[@]} -eq 0 ] || say "slowest suites: $(printf '%s\n' "${SUITE_TIMES[@]}" | sort -rn | head -n 30 | paste -sd, - | sed 's/,/, /g')"
 	for n in "${FAILURE_NOTES[@]}"; do say "failed: $n"; done
 	[ ${#FAILED_SUITES[@]} -eq 0 ] || say "failing suites: ${FAILED_SUITES[*]}"
 	echo "idgen: $PASSED passed, $FAILED failed$([ "$SKIPPED" -eq 0 ] || echo ", $SKIPPED skipped")"
