@@ -80,6 +80,7 @@ foreach my $point (qw(idgen-b36-reserved idgen-b36-wait idgen-b36-waited idgen-b
 	{
 		like(settled_state($primary, $other_pid), qr/^idle/,
 			"$name: another session's call gets its id");
+		ok(await_printed_id($other), "$name: its id reaches the client");
 	}
 
 	$primary->stop('immediate');

@@ -38,6 +38,7 @@ our @EXPORT = qw(
   injection_points_absent
   wait_at_point
   printed_ids
+  await_printed_id
   check_promoted_repeats_none
   pgbench_script
   hold_barrier
@@ -220,6 +221,18 @@ sub wait_at_point
 	my ($node, $pid, $point) = @_;
 	return $node->poll_query_until('postgres',
 		"SELECT wait_event = '$point' FROM pg_stat_activity WHERE pid = $pid");
+}
+
+# await_printed_id($session): whether psql, in a start_call session, shows
+# an id before the session's timeout; what it printed stays for printed_ids.
+# A backend shows as idle in pg_stat_activity before it sends its result
+# (postgres.c reports STATE_IDLE, then flushes at ReadyForQuery), so a test
+# that kills the server once a call is idle first waits for the id here.
+sub await_printed_id
+{
+	my ($session) = @_;
+	return pump_until($session->{run}, $session->{timeout},
+		\$session->{stdout}, qr/^[0-9A-Z]{9}$/m);
 }
 
 # printed_ids($session): the base36ids a start_call session printed, once
