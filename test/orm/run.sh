@@ -48,11 +48,16 @@ run_orm() {
 	orm_program pgx "$dir/pgx.log" env GO111MODULE=off GOPATH=/usr/share/gocode \
 		GOCACHE="$IDGEN_TOP/go-build" GOFLAGS= GOPROXY=off \
 		go run "$src/pgx/main.go"
-	# node_modules stays in the scratch copy, npm's cache in the user's ~/.npm
+	# node_modules stays in the scratch copy, npm's cache in the user's ~/.npm;
+	# npm ci runs once a run: the first major keeps a copy of what it
+	# installed ($IDGEN_TOP/npm), the later ones take it (the package's
+	# link to clients/node is relative, so it points into their own copy)
 	for js in knex sequelize typeorm drizzle; do
 		orm_program "$js" "$dir/$js.log" bash -c \
-			'cd "$1" && npm ci --no-audit --no-fund --loglevel=error && node "test_$2.js"' \
-			npm-ci "$src/$js" "$js"
+			'cd "$1" && if [ -d "$3/node_modules" ]; then cp -a "$3/node_modules" .;
+			else npm ci --no-audit --no-fund --loglevel=error && mkdir -p "$3" &&
+				cp -a node_modules "$3/"; fi && node "test_$2.js"' \
+			npm-ci "$src/$js" "$js" "$IDGEN_TOP/npm/$js"
 	done
 
 	t1=$(date +%s)
