@@ -1073,11 +1073,11 @@ COMMENT ON FUNCTION @extschema@._aes_key_error(pg_catalog.bytea) IS 'internal: t
 -- function owned by the installing role itself, a superuser or the
 -- database's owner, no one else (they could drop pgcrypto or replace its
 -- functions).  Roles compared by OID, never by membership: a superuser
--- installing is a member of every role.  Raises if not.  It runs whenever _aes is created, at
--- install and also when a dump is restored: _aes names the functions it
--- calls again in a constant of the domain below, whose input checks each
--- while the body is parsed, so that the same names bind to the same
--- functions checked, or _aes is not created (doc/security.md).
+-- installing is a member of every role.  Raises if not.  It runs whenever
+-- _aes is created, at install and also when a dump is restored: _aes names
+-- the functions it calls again in a constant of the domain below, whose
+-- input checks each while the body is parsed, so that the same names bind
+-- to the same functions checked, or _aes is not created (doc/security.md).
 CREATE OR REPLACE FUNCTION @extschema@._pgcrypto_trusted(f pg_catalog.regprocedure) RETURNS pg_catalog.bool
 	LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 DECLARE
