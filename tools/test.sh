@@ -71,7 +71,7 @@ ONCE_SUITES=(fuzz sim pgbuild docs)
 # cdc: ids streamed by logical decoding to a psycopg2 consumer and a subscriber without idgen (test/cdc/run.sh)
 # maintenance: pg_repack, REINDEX CONCURRENTLY and CLUSTER of id-keyed tables while rows are inserted (test/maintenance/run.sh)
 # plpgsql-check: plpgsql_check over the PL/pgSQL of both editions (test/plpgsqlcheck/run.sh), where Debian packages it
-VERSION_SUITES=(unit symbols regress regress-parallel isolation tap oldheaders clients java orm doc-sql package bench citus patroni pgautofailover pgbackrest pgcron sqlsmith portable cdc maintenance plpgsql-check)
+VERSION_SUITES=(unit symbols regress regress-parallel isolation tap patroni oldheaders clients java orm doc-sql package bench citus pgautofailover pgbackrest pgcron sqlsmith portable cdc maintenance plpgsql-check)
 
 # wanted SUITE: is it in IDGEN_SUITES (all when unset)?
 wanted() {
@@ -173,43 +173,61 @@ run_sim() {
 	record sim-mutants "$p" "$f"
 }
 
-# Two TAP files at a time (IDGEN_TAP_JOBS), and the suite beside the
-# major's other suites (run_version; IDGEN_TAP_BESIDE=0: in its turn): the
-# files spend most of their time waiting (pg19beta1, one at a time: 347 s
-# wall, 73 s CPU).  Every prove of the run takes its clusters' ports through
-# PostgreSQL::Test::Cluster's reservations in one directory
-# (PG_TEST_PORT_DIR); the other suites' servers listen on Unix sockets of
-# their own or on ports the kernel picks (its ephemeral range, above the
-# 10200-32767 Cluster takes from); nothing else is shared.
+# Two TAP files at a time (IDGEN_TAP_JOBS); the files spend most of their
+# time waiting (pg19beta1, one at a time: 347 s wall, 73 s CPU), so the
+# suite runs beside the major's other suites (IDGEN_BESIDE).  Every prove of
+# the run takes its clusters' ports through PostgreSQL::Test::Cluster's
+# reservations in one directory (PG_TEST_PORT_DIR); the other suites'
+# servers listen on Unix sockets of their own or on ports the kernel picks
+# (its ephemeral range, above the 10200-32767 Cluster takes from); nothing
+# else is shared.
 run_tap() {
 	PROVE_JOBS=${IDGEN_TAP_JOBS:-2} prove_suite tap t "${IDGEN_TAP:-}"
 }
+beside_run_tap() { PROVE_JOBS=${IDGEN_TAP_JOBS:-2} prove_run tap t "${IDGEN_TAP:-}"; }
+beside_count_tap() { prove_count tap t; }
 
-# tap_start: the TAP suite started in the background, in a process group
-# of its own (TAP_PID; idgen_cleanup stops it); tap_finish waits for it and
-# counts it
-tap_start() {
-	TAP_T0=$(date +%s)
+# The suites of a major that run beside its other suites, started in their
+# turn and counted after the major's last suite: they mostly wait (TAP's
+# clusters, Patroni's failovers).  IDGEN_BESIDE="" runs each in its turn.
+# A suite S here has beside_run_S (in the background: no counting) and
+# beside_count_S, and may have S_wanted (in the foreground: false, having
+# counted why, where S does not run on this major).
+IDGEN_BESIDE=${IDGEN_BESIDE-tap patroni}
+declare -A BESIDE_PID=() BESIDE_T0=()
+BESIDE_STARTED=()
+
+# beside_start SUITE: SUITE started in the background, in a process group
+# of its own (idgen_cleanup stops it), its end time written to a file:
+# beside_finish comes only after the other suites
+beside_start() {
+	BESIDE_T0[$1]=$(date +%s)
+	rm -f "$IDGEN_WORK/$1.end"
 	# (set -m: a background job is a process group of its own)
 	set -m
-	# its end time in a file: tap_finish comes only after the other suites
-	rm -f "$IDGEN_WORK/tap.end"
 	{
-		PROVE_JOBS=${IDGEN_TAP_JOBS:-2} prove_run tap t "${IDGEN_TAP:-}"
-		date +%s >"$IDGEN_WORK/tap.end"
-	} </dev/null &
-	TAP_PID=$!
+		"beside_run_$1"
+		date +%s >"$IDGEN_WORK/$1.end"
+	} </dev/null >"$IDGEN_WORK/$1.beside.out" 2>&1 &
+	BESIDE_PID[$1]=$!
 	set +m
-	IDGEN_BACKGROUND_PGIDS+=("$TAP_PID")
+	IDGEN_BACKGROUND_PGIDS+=("${BESIDE_PID[$1]}")
+	BESIDE_STARTED+=("$1")
 }
-tap_finish() {
-	SUITE_NOW=${SUITE_PREFIX}tap
-	say "PostgreSQL $PG_LABEL: tap (started beside the suites above)"
-	wait "$TAP_PID" || true
-	prove_count tap t
-	local end
-	end=$(cat "$IDGEN_WORK/tap.end" 2>/dev/null || date +%s)
-	SUITE_TIMES+=("$((end - TAP_T0)) s pg$PG_LABEL/tap (beside)")
+
+# beside_finish: waits for each suite beside_start started, counts it
+beside_finish() {
+	local suite end
+	for suite in ${BESIDE_STARTED[@]+"${BESIDE_STARTED[@]}"}; do
+		SUITE_NOW=$SUITE_PREFIX$suite
+		say "PostgreSQL $PG_LABEL: $suite (started beside the suites above)"
+		wait "${BESIDE_PID[$suite]}" || true
+		cat "$IDGEN_WORK/$suite.beside.out"
+		"beside_count_$suite"
+		end=$(cat "$IDGEN_WORK/$suite.end" 2>/dev/null || date +%s)
+		SUITE_TIMES+=("$((end - BESIDE_T0[$suite])) s pg$PG_LABEL/$suite (beside)")
+	done
+	BESIDE_STARTED=()
 }
 
 # prove_suite SUITE DIR [FILES]: the TAP tests test/DIR/*.pl (or FILES, as
@@ -387,12 +405,15 @@ run_version() {
 	build_step || return 0
 	idgen_install
 	OPS_BIN[$PG_MAJOR]=$PG_BIN
-	TAP_PID=
+	BESIDE_STARTED=()
 	for suite in "${VERSION_SUITES[@]}"; do
 		wanted "$suite" || continue
-		if [ "$suite" = tap ] && [ "${IDGEN_TAP_BESIDE:-1}" = 1 ]; then
-			say "PostgreSQL $PG_LABEL: tap, beside the suites that follow"
-			tap_start
+		if [[ " $IDGEN_BESIDE " == *" $suite "* ]]; then
+			SUITE_NOW=$SUITE_PREFIX$suite
+			if ! declare -F "${suite}_wanted" >/dev/null || "${suite}_wanted"; then
+				say "PostgreSQL $PG_LABEL: $suite, beside the suites that follow"
+				beside_start "$suite"
+			fi
 			continue
 		fi
 		say "PostgreSQL $PG_LABEL: $suite"
@@ -401,7 +422,7 @@ run_version() {
 		"run_${suite//-/_}"
 		SUITE_TIMES+=("$(($(date +%s) - t)) s pg$PG_LABEL/$suite")
 	done
-	[ -z "$TAP_PID" ] || tap_finish
+	beside_finish
 }
 
 # regress_installcheck SUITE [MAKE ARGS]: pg_regress against the running cluster
