@@ -46,14 +46,15 @@ IDGEN_PG_CONFIGURE=(--enable-tap-tests --with-openssl --without-icu --without-re
 # child process re-executes the server binary, as on Windows), "release"
 # without assertions, for the benchmarks of a major whose plain build has
 # them (test/bench/bench.sh builds it on first use; the tests never do).
-# A build configured with --enable-injection-points (18: base36id's
-# injection points, test/t/045) also gets core's injection_points test
-# module (src/test/modules/injection_points) installed, in the same step.
+# A build configured with --enable-injection-points (18, and 17-asan,
+# where idgen's points compile as 17 names them: base36id's injection
+# points, test/t/045) also gets core's injection_points test module
+# (src/test/modules/injection_points) installed, in the same step.
 # The arguments are separated by "|".
 declare -A IDGEN_PG_CONFIGURE_EXTRA=(
 	[18]="--enable-cassert|--enable-debug|--enable-injection-points"
 	[18-release]=""
-	[17-asan]="--enable-cassert|--enable-debug|CFLAGS=-Og -ggdb -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all|LDFLAGS=-fsanitize=address,undefined"
+	[17-asan]="--enable-cassert|--enable-debug|--enable-injection-points|CFLAGS=-Og -ggdb -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all|LDFLAGS=-fsanitize=address,undefined"
 	[17-exec]="--enable-cassert|--enable-debug|CPPFLAGS=-DEXEC_BACKEND"
 )
 # Pinned releases, newest first per major: "MAJOR VERSION SHA256" of
