@@ -146,6 +146,16 @@ idgen_cleanup() {
 	for pgid in ${IDGEN_BACKGROUND_PGIDS[@]+"${IDGEN_BACKGROUND_PGIDS[@]}"}; do
 		kill -- -"$pgid" 2>/dev/null || true
 	done
+	# and the time to stop what they started in sessions of their own
+	# (Patroni's nodes): 60 s, then they are killed
+	local i
+	for pgid in ${IDGEN_BACKGROUND_PGIDS[@]+"${IDGEN_BACKGROUND_PGIDS[@]}"}; do
+		for ((i = 0; i < 60; i++)); do
+			kill -0 -- -"$pgid" 2>/dev/null || break
+			sleep 1
+		done
+		kill -KILL -- -"$pgid" 2>/dev/null || true
+	done
 	[ -n "${PGDATA:-}" ] && [ -f "$PGDATA/postmaster.pid" ] &&
 		as_server "$PG_BIN/pg_ctl" -D "$PGDATA" -m immediate stop >/dev/null 2>&1 || true
 	# any other server a suite started under the scratch directory

@@ -275,6 +275,10 @@ def main():
     ap.add_argument("--no-rewind", action="store_true")
     a = ap.parse_args()
 
+    # a run stopped by SIGTERM (tools/test.sh stopped, a CI timeout) still
+    # stops what it started: Patroni's nodes run in sessions of their own
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    signal.signal(signal.SIGHUP, lambda *_: sys.exit(1))
     cl = Cluster(a.pg_bin, a.dir, not a.no_rewind)
     uid, gid = cl.server_ids()
     key = subprocess.run(["openssl", "rand", "-base64", "32"], capture_output=True,
