@@ -153,7 +153,10 @@ sub start_call
 		  foreach @{ $opt{points} };
 	}
 	my $mark = '/* idgen call ' . ++$calls . ' */';
-	$session->query_until(qr/call-start/, "\\echo call-start\n$mark $sql\n");
+	my $out = $session->query_until(qr/call-start/, "\\echo call-start\n$mark $sql\n");
+	# query_until clears what it read: what psql printed after the mark in
+	# the same read (a call that returns at once) stays for printed_ids
+	$session->{stdout} = ($out =~ s/\A.*?call-start\n?//sr) . $session->{stdout};
 	$node->poll_query_until('postgres',
 		"SELECT starts_with(query, '$mark') FROM pg_stat_activity WHERE pid = $pid")
 	  or die "the call never reached backend $pid";
