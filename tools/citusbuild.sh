@@ -55,7 +55,10 @@ idgen_citus_absent() {
 idgen_citus_current() {
 	local stamp=$IDGEN_PG_CACHE/citus-$1/.idgen-built
 	[ -f "$stamp" ] && [ -f "$IDGEN_PG_CACHE/$1/.idgen-built" ] &&
-		[ "$(cat "$stamp")" = "Citus $IDGEN_CITUS_VERSION on $(cat "$IDGEN_PG_CACHE/$1/.idgen-built")" ]
+		[ "$(cat "$stamp")" = "Citus $IDGEN_CITUS_VERSION on $(cat "$IDGEN_PG_CACHE/$1/.idgen-built")" ] &&
+		# installed (DESTDIR) under the server's paths as they are now: a
+		# cache moved elsewhere has it under the old ones
+		[ -d "$IDGEN_PG_CACHE/citus-$1$("$IDGEN_PG_CACHE/$1/bin/pg_config" --pkglibdir)" ]
 }
 
 idgen_citus_build_locked() {

@@ -58,7 +58,11 @@ idgen_pgtle_server() {
 idgen_pgtle_current() {
 	local stamp=$IDGEN_PG_CACHE/pg_tle-$1/.idgen-built server
 	server=$(idgen_pgtle_server "$1") || return 1
-	[ -f "$stamp" ] && [ "$(head -n 1 "$stamp")" = "pg_tle $IDGEN_PGTLE_VERSION on $server" ]
+	[ -f "$stamp" ] && [ "$(head -n 1 "$stamp")" = "pg_tle $IDGEN_PGTLE_VERSION on $server" ] &&
+		# a build installed (DESTDIR) under the server's paths as they are
+		# now: a cache moved elsewhere has it under the old ones
+		{ ! idgen_pgtle_built "$1" ||
+			[ -d "$IDGEN_PG_CACHE/pg_tle-$1$("$(idgen_pgtle_pg_config "$1")" --pkglibdir)" ]; }
 }
 
 # idgen_pgtle_built MAJOR: did pg_tle build for that server?  (after idgen_pgtle_build)
