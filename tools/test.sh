@@ -217,11 +217,19 @@ beside_start() {
 
 # beside_finish: waits for each suite beside_start started, counts it
 beside_finish() {
-	local suite end
+	local suite end g
+	local -a left
 	for suite in ${BESIDE_STARTED[@]+"${BESIDE_STARTED[@]}"}; do
 		SUITE_NOW=$SUITE_PREFIX$suite
 		say "PostgreSQL $PG_LABEL: $suite (started beside the suites above)"
 		wait "${BESIDE_PID[$suite]}" || true
+		# ended: idgen_cleanup must not signal its group id, which the
+		# system may give to another process group later
+		left=()
+		for g in ${IDGEN_BACKGROUND_PGIDS[@]+"${IDGEN_BACKGROUND_PGIDS[@]}"}; do
+			[ "$g" = "${BESIDE_PID[$suite]}" ] || left+=("$g")
+		done
+		IDGEN_BACKGROUND_PGIDS=(${left[@]+"${left[@]}"})
 		cat "$IDGEN_WORK/$suite.beside.out"
 		"beside_count_$suite"
 		end=$(cat "$IDGEN_WORK/$suite.end" 2>/dev/null || date +%s)

@@ -20,7 +20,7 @@ patroni_wanted() {
 	fi
 }
 
-# beside_run_patroni: the test, its exit status in patroni/rc (tools/test.sh
+# beside_run_patroni: the test, its exit status in patroni.rc (tools/test.sh
 # runs it beside the major's other suites: it mostly waits for failovers);
 # beside_count_patroni counts it
 beside_run_patroni() {
