@@ -652,7 +652,8 @@ gen_loop(int worker, int64 *value, gen_call *call, bool in_line)
 				LWLockRelease(shared->lock);
 				IDGEN_INJECTION_POINT("idgen-b36-wait");
 				if (call->sync.level > SYNCHRONOUS_COMMIT_LOCAL_FLUSH)
-					base36id_sync_wait(lsn, call->sync.level, next.second);
+					base36id_sync_wait(lsn, call->sync.level, next.second,
+									   call->sync.verdict == B36S_WAIT_POLL);
 				else
 					XLogFlush(lsn);
 				IDGEN_INJECTION_POINT("idgen-b36-waited");

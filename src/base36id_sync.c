@@ -11,9 +11,9 @@
  *    reservation serves every session); a session whose synchronous_commit
  *    is higher asks for more, and waits for it on its own;
  *  - the facts from which src/core/b36sync.c judges, before every id,
- *    whether the standbys that are synchronous now have the reservation's
- *    record (base36id_sync_view): what the walsenders publish in shared
- *    memory, never a copy of the configuration a statement started with;
+ *    whether core's queue released the reservation's record (a commit of it
+ *    would have returned) and the standbys that are synchronous now have it
+ *    (base36id_sync_view): what the walsenders publish in shared memory;
  *  - the wait itself, in core's queue: the walsender that releases commits
  *    up to an LSN releases us too, and the checkpointer releases everybody
  *    when synchronous_standby_names is cleared.  If the queue was released
@@ -289,7 +289,7 @@ sync_wait_context(void *arg)
 #define POLL_MS 10
 
 void
-base36id_sync_wait(XLogRecPtr lsn, int level, int64 second)
+base36id_sync_wait(XLogRecPtr lsn, int level, int64 second, bool released)
 {
 	int			mode;
 	bool		joined = false;
@@ -335,11 +335,12 @@ base36id_sync_wait(XLogRecPtr lsn, int level, int64 second)
 		LWLockRelease(SyncRepLock);
 
 		/*
-		 * Core's queue was released past lsn already, by standbys that are
-		 * no longer the synchronous ones: no walsender will wake us for it.
-		 * Look again shortly (the caller judges again).
+		 * Core's queue was released past lsn already.  If the caller saw it
+		 * released, by standbys that are no longer the synchronous ones, no
+		 * walsender will wake us for it: look again shortly.  If it was
+		 * released since, the caller judges again at once.
 		 */
-		if (!joined && defined)
+		if (!joined && defined && released)
 		{
 			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 							 POLL_MS, WAIT_EVENT_SYNC_REP);

@@ -28,10 +28,12 @@ extern void base36id_sync_view(b36s_view *v);
 /*
  * Waits until the synchronous standbys have WAL up to lsn at level (a
  * synchronous_commit value above local), as a commit does, or until none
- * are defined; if core's queue is past lsn already, for POLL_MS.  Woken by
- * the walsenders; a cancel or a terminate ends it with the usual error,
- * whose context names second.  The caller judges again afterwards.
+ * are defined; if core's queue is past lsn already, for POLL_MS when the
+ * caller saw it so (released), else not at all.  Woken by the walsenders; a
+ * cancel or a terminate ends it with the usual error, whose context names
+ * second.  The caller judges again afterwards.
  */
-extern void base36id_sync_wait(XLogRecPtr lsn, int level, int64 second);
+extern void base36id_sync_wait(XLogRecPtr lsn, int level, int64 second,
+							   bool released);
 
 #endif							/* IDGEN_BASE36ID_SYNC_H */

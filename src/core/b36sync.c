@@ -124,12 +124,23 @@ b36s_judge(const b36s_view *v, uint64_t lsn, int level)
 	if (level <= B36S_LOCAL || !v->defined)
 		return B36S_CONFIRMED;
 	mode = level - B36S_WRITE;
+#ifndef B36S_MUTANT_MIXED
+	/*
+	 * Never before a commit of the record would return: core's walsenders
+	 * release it, each judging with its own configuration, and wake the
+	 * queue.  The caller's check below mixes its configuration with the
+	 * priorities each walsender computed from its own, which disagree while
+	 * a reload is on its way; this one does not depend on the caller's.
+	 */
+	if (lsn > v->released[mode])
+		return B36S_WAIT_QUEUE;
+#endif
 	if (synchronous_have(v, lsn, mode))
 		return B36S_CONFIRMED;
 	/*
-	 * Core's queue wakes a waiter once its walsenders release the record;
-	 * if they did already (the standbys that released it are no longer the
-	 * synchronous ones), nothing will wake it: look again later.
+	 * Released, but the standbys synchronous now lack it (those that
+	 * released it no longer are): no walsender will wake a waiter for it,
+	 * look again later.
 	 */
 	return lsn > v->released[mode] ? B36S_WAIT_QUEUE : B36S_WAIT_POLL;
 }

@@ -10,8 +10,9 @@
  *    flushed, and only then published (b36s_reserve_logged, b36s_reserved);
  *    the reservation waits for no standby;
  *  - before each id leaves, the call that takes it judges, from the state
- *    the walsenders publish now, whether the standbys that are synchronous
- *    now have the record of the latest reservation at the call's level
+ *    the walsenders publish now, whether a commit of the record of the
+ *    latest reservation would have returned at the call's level (core's
+ *    queue released it) and the standbys that are synchronous now have it
  *    (b36s_judge); if not it waits, alone, and judges again.  Nothing that
  *    was confirmed earlier is remembered: a change of the synchronous set
  *    that leaves the record unconfirmed holds every call until the new set

@@ -20,11 +20,14 @@
 #   SKIP     a reservation confirmed at a level once never judged again
 #            (no re-confirmation after a switch of the synchronous set)
 #   LSN_CMP  a standby's position compared with the record the wrong way
+#   MIXED    the caller's configuration judged with the priorities the
+#            walsenders computed from theirs, not waiting for core's queue
+#            (wrong while a reload is on its way)
 set -euo pipefail
 cd "$(dirname "$0")"
 seconds=${MUTANT_SECONDS:-60}
 mutants=("$@")
-[ ${#mutants[@]} -gt 0 ] || mutants=(A B C E FLUSH SKIP LSN_CMP)
+[ ${#mutants[@]} -gt 0 ] || mutants=(A B C E FLUSH SKIP LSN_CMP MIXED)
 passed=0
 failed=0
 for m in "${mutants[@]}"; do

@@ -17,17 +17,20 @@
  * The checker, at every step (doc/base36id.md#synchronous-standbys):
  *  - safety: an id leaves at level L above local only while the standbys
  *    synchronous now (the walsenders' priorities, the configuration's
- *    method and number) have its second's record at L, unless the
- *    configuration is still on its way to some process (the exposure core's
- *    commits have too) or none are defined; and never before its record is
- *    flushed locally;
+ *    method and number) have its second's record at L, or none are
+ *    defined; while a configuration is still on its way to some process,
+ *    the standbys synchronous under the new one have it, or a commit of the
+ *    record would have returned (the walsenders, each with the configuration
+ *    it has, released it: the exposure core's commits have too); and never
+ *    before its record is flushed locally;
  *  - uniqueness: no id is handed out twice on a timeline clients go on
  *    using (crash restarts and failovers included), except ids the
  *    promoted standby was not one of the synchronous ones for when they
  *    left (the documented exposure), and only those;
  *  - per-session order: a session's ids increase;
  *  - no needless wait: a call whose configuration is current does not wait
- *    while the standbys it needs have the record (nor wait for another
+ *    while the standbys it needs have the record and a commit of it would
+ *    have returned (nor wait for another
  *    call's reservation of a second already reserved);
  *  - a second is reserved once (no re-reservation ping-pong).
  *
@@ -274,7 +277,8 @@ truth(uint64_t lsn, int level, bool actual, unsigned *mask)
 
 	*mask = 0;
 	for (i = 0; i < NSLOTS; i++)
-		if (slot_candidate(&W.slots[i]))
+		if (W.slots[i].pid != 0 && priority_in(c, W.slots[i].sb) > 0 &&
+			W.slots[i].pos[1] != 0)
 			cand[k++] = i;
 	if (k == 0)
 		return false;
@@ -344,6 +348,11 @@ hand_out(session *se, int64_t second, int counter)
 			FAIL("id %lld of second %lld left at level %d while the synchronous standbys lacked its record",
 				 (long long) id, (long long) second, level);
 	}
+	else if (level > B36S_LOCAL && W.cfg[W.ckpt_cfg].nnames > 0 &&
+			 W.released[level - B36S_WRITE] < cov &&
+			 !(W.cfg[newest()].nnames > 0 && truth(cov, level, true, &mask)))
+		FAIL("id %lld of second %lld left at level %d while a reload was on its way, confirmed neither by the new configuration nor as a commit",
+			 (long long) id, (long long) second, level);
 	for (i = 0; i < W.nids; i++)
 		if (W.ids[i].id == id)
 			FAIL("id %lld handed out twice", (long long) id);
@@ -469,6 +478,10 @@ check_needless(session *se, int64_t second, bool reservation_wait)
 	if (reservation_wait && second > W.res.reserved)
 		return;
 	if (W.flushed < W.res.lsn || W.res.lsn == 0)
+		return;
+	/* a commit of the record would wait too */
+	if (se->call.level > B36S_LOCAL &&
+		W.released[se->call.level - B36S_WRITE] < W.res.lsn)
 		return;
 	if (se->call.level <= B36S_LOCAL || W.cfg[newest()].nnames == 0 ||
 		truth(W.res.lsn, se->call.level, false, &mask))

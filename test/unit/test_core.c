@@ -2210,6 +2210,21 @@ sb_two(int i, int pi, uint64_t at_i, int j, int pj, uint64_t at_j)
 	return sb_view(B36S_FIRST, 1);
 }
 
+/*
+ * Whether the standbys synchronous now have lsn at level, as judged once
+ * core's queue released it (so that only the standbys decide).
+ */
+static bool
+have(const b36s_view *v, uint64_t lsn, int level)
+{
+	b36s_view	w = *v;
+	int			i;
+
+	for (i = 0; i < 3; i++)
+		w.released[i] = lsn;
+	return b36s_judge(&w, lsn, level) == B36S_CONFIRMED;
+}
+
 static void
 test_b36sync_judge(void **state)
 {
@@ -2219,18 +2234,18 @@ test_b36sync_judge(void **state)
 	/* FIRST 1 (a, b): a (priority 1) has 100 flushed, b (2) lags */
 	v = sb_two(0, 2, 50, 2, 1, 100);
 	sb_slots[2].pos[2] = 90;
-	assert_int_equal(b36s_judge(&v, 100, B36S_FLUSH), B36S_CONFIRMED);
-	assert_int_equal(b36s_judge(&v, 100, B36S_APPLY), B36S_WAIT_QUEUE);
-	assert_int_equal(b36s_judge(&v, 100, B36S_LOCAL), B36S_CONFIRMED);
+	assert_true(have(&v, 100, B36S_FLUSH));
+	assert_false(have(&v, 100, B36S_APPLY));
+	assert_true(have(&v, 100, B36S_LOCAL));
 	/* FIRST 2: b must have it too */
 	v = sb_view(B36S_FIRST, 2);
-	assert_int_equal(b36s_judge(&v, 100, B36S_WRITE), B36S_WAIT_QUEUE);
-	assert_int_equal(b36s_judge(&v, 50, B36S_APPLY), B36S_CONFIRMED);
+	assert_false(have(&v, 100, B36S_WRITE));
+	assert_true(have(&v, 50, B36S_APPLY));
 	/* ANY 1: either; ANY 2: both */
 	v = sb_view(B36S_ANY, 1);
-	assert_int_equal(b36s_judge(&v, 100, B36S_FLUSH), B36S_CONFIRMED);
+	assert_true(have(&v, 100, B36S_FLUSH));
 	v = sb_view(B36S_ANY, 2);
-	assert_int_equal(b36s_judge(&v, 100, B36S_FLUSH), B36S_WAIT_QUEUE);
+	assert_false(have(&v, 100, B36S_FLUSH));
 	/* the queue already released past the record: poll */
 	v.released[1] = 120;
 	assert_int_equal(b36s_judge(&v, 100, B36S_FLUSH), B36S_WAIT_POLL);
@@ -2238,26 +2253,26 @@ test_b36sync_judge(void **state)
 	sb_slots[0].priority = 1;
 	sb_slots[2].priority = 2;
 	v = sb_view(B36S_FIRST, 1);
-	assert_int_equal(b36s_judge(&v, 100, B36S_FLUSH), B36S_WAIT_QUEUE);
+	assert_false(have(&v, 100, B36S_FLUSH));
 	/* equal priorities: the lower slot first */
 	sb_slots[2].priority = 1;
-	assert_int_equal(b36s_judge(&v, 100, B36S_FLUSH), B36S_WAIT_QUEUE);
-	assert_int_equal(b36s_judge(&v, 50, B36S_FLUSH), B36S_CONFIRMED);
+	assert_false(have(&v, 100, B36S_FLUSH));
+	assert_true(have(&v, 50, B36S_FLUSH));
 	/* not a candidate: no flush position, not streaming, no priority */
 	sb_set(0, 11, 1, 50, 0, 0);
-	assert_int_equal(b36s_judge(&v, 100, B36S_FLUSH), B36S_CONFIRMED);
+	assert_true(have(&v, 100, B36S_FLUSH));
 	sb_slots[0].streaming = false;
 	sb_slots[0].pos[1] = 50;
-	assert_int_equal(b36s_judge(&v, 100, B36S_FLUSH), B36S_CONFIRMED);
+	assert_true(have(&v, 100, B36S_FLUSH));
 	/* fewer candidates than FIRST 2 asks: nothing confirmed */
 	v = sb_view(B36S_FIRST, 2);
-	assert_int_equal(b36s_judge(&v, 1, B36S_WRITE), B36S_WAIT_QUEUE);
+	assert_false(have(&v, 1, B36S_WRITE));
 	/* none at all: nothing confirmed; none defined: nothing to wait for */
 	memset(sb_slots, 0, sizeof(sb_slots));
 	v = sb_view(B36S_FIRST, 1);
-	assert_int_equal(b36s_judge(&v, 1, B36S_WRITE), B36S_WAIT_QUEUE);
+	assert_false(have(&v, 1, B36S_WRITE));
 	v.defined = false;
-	assert_int_equal(b36s_judge(&v, 1, B36S_APPLY), B36S_CONFIRMED);
+	assert_true(have(&v, 1, B36S_APPLY));
 	/* never before the local flush */
 	v.flushed = 99;
 	assert_int_equal(b36s_judge(&v, 100, B36S_OFF), B36S_WAIT_POLL);
@@ -2271,14 +2286,57 @@ test_b36sync_stale_config(void **state)
 	(void) state;
 	/* a reload pending: every candidate must have it, whatever FIRST 1 says */
 	v = sb_two(0, 1, 100, 1, 2, 40);
-	assert_int_equal(b36s_judge(&v, 100, B36S_FLUSH), B36S_CONFIRMED);
+	assert_true(have(&v, 100, B36S_FLUSH));
 	v.config_current = false;
-	assert_int_equal(b36s_judge(&v, 100, B36S_FLUSH), B36S_WAIT_QUEUE);
+	assert_false(have(&v, 100, B36S_FLUSH));
 	/* an empty own copy trusts nothing while the flag says defined */
 	v.config_empty = true;
-	assert_int_equal(b36s_judge(&v, 100, B36S_FLUSH), B36S_WAIT_QUEUE);
+	assert_false(have(&v, 100, B36S_FLUSH));
 	sb_slots[1].pos[1] = 100;
+	assert_true(have(&v, 100, B36S_FLUSH));
+}
+
+/*
+ * Core's queue decides first: the walsenders release with the configuration
+ * each has taken in, while the caller's may be newer (a reload on its way
+ * to them).  Vectors worked out by hand from core's SyncRepGetSyncRecPtr().
+ */
+static void
+test_b36sync_released(void **state)
+{
+	b36s_view	v;
+
+	(void) state;
+	/* the standbys have it, the queue is not past it: wait in the queue */
+	v = sb_two(0, 1, 100, 1, 2, 100);
+	v.released[1] = 99;
+	assert_int_equal(b36s_judge(&v, 100, B36S_FLUSH), B36S_WAIT_QUEUE);
+	v.released[1] = 100;
 	assert_int_equal(b36s_judge(&v, 100, B36S_FLUSH), B36S_CONFIRMED);
+	/* released at flush says nothing of apply */
+	assert_int_equal(b36s_judge(&v, 100, B36S_APPLY), B36S_WAIT_QUEUE);
+
+	/*
+	 * The walsenders still on FIRST 2 (a, b): a priority 1, b 2, c not
+	 * named; the caller on FIRST 1 (c).  Only a has 1000: by the old rule b
+	 * lacks it, by the new one c does; core releases nothing past 900.
+	 */
+	memset(sb_slots, 0, sizeof(sb_slots));
+	sb_set(0, 11, 1, 1000, 1000, 1000);
+	sb_set(1, 12, 2, 900, 900, 900);
+	sb_set(2, 13, 0, 900, 900, 900);
+	v = sb_view(B36S_FIRST, 1);
+	v.released[0] = v.released[1] = v.released[2] = 900;
+	assert_int_equal(b36s_judge(&v, 1000, B36S_FLUSH), B36S_WAIT_QUEUE);
+
+	/*
+	 * The walsenders still on ANY 2 (a, b, c): all priority 1; the caller
+	 * on FIRST 1 (a).  Only c has 1000; two are needed, core released 900.
+	 */
+	sb_set(0, 11, 1, 900, 900, 900);
+	sb_set(1, 12, 1, 900, 900, 900);
+	sb_set(2, 13, 1, 1000, 1000, 1000);
+	assert_int_equal(b36s_judge(&v, 1000, B36S_FLUSH), B36S_WAIT_QUEUE);
 }
 
 static void
@@ -2312,11 +2370,13 @@ test_b36sync_protocol(void **state)
 	assert_int_equal(c1.verdict, B36S_WAIT_QUEUE);
 	assert_int_equal(c1.wait_lsn, 20);
 	sb_slots[0].pos[1] = 20;
+	assert_int_equal(b36s_next(&r, &c1, 8, &v), B36S_WAIT_STANDBYS);
+	assert_int_equal(c1.verdict, B36S_WAIT_QUEUE);
+	v.released[1] = 20;
 	assert_int_equal(b36s_next(&r, &c1, 8, &v), B36S_HAND_OUT);
 	/* the standby goes, another one is synchronous and lags: wait again */
 	sb_set(0, 0, 0, 0, 0, 0);
 	sb_set(3, 13, 1, 10, 10, 10);
-	v.released[1] = 20;
 	assert_int_equal(b36s_next(&r, &c1, 8, &v), B36S_WAIT_STANDBYS);
 	assert_int_equal(c1.verdict, B36S_WAIT_POLL);
 	/* a failed reservation lets another call try */
@@ -2389,6 +2449,7 @@ main(void)
 		cmocka_unit_test(test_waitline_model),
 		cmocka_unit_test(test_b36sync_judge),
 		cmocka_unit_test(test_b36sync_stale_config),
+		cmocka_unit_test(test_b36sync_released),
 		cmocka_unit_test(test_b36sync_protocol),
 	};
 
