@@ -59,7 +59,54 @@ RESET ROLE;
 -- as README says, into public: 1.0 (its script is released and frozen), the
 -- update, a fresh 1.1
 CREATE EXTENSION idgen VERSION '1.0';
+-- The role can block the update (doc/security.md): an operator of its own
+-- whose commutator is =(iuid, uuid), which the update creates, makes that a
+-- shell operator of the role's.  The update fails naming it, the shell stays
+-- the role's and outside the extension; once it is dropped, the update runs.
+SET search_path = pg_catalog, pg_temp;
+SET ROLE regress_idgen_shadow;
+CREATE FUNCTION public.shadow_eq(uuid, public.iuid) RETURNS boolean LANGUAGE sql AS 'SELECT false';
+CREATE OPERATOR public.=== (LEFTARG = uuid, RIGHTARG = public.iuid, PROCEDURE = public.shadow_eq,
+	COMMUTATOR = OPERATOR(public.=));
+RESET ROLE;
+CREATE FUNCTION pg_temp.shell_eq() RETURNS TABLE (extversion text, shell bool, the_roles bool,
+	extension_owners bool, member bool, com regoperator, neg regoperator) LANGUAGE sql AS $$
+	SELECT e.extversion, o.oprcode = 0, o.oprowner = 'regress_idgen_shadow'::regrole, o.oprowner = e.extowner,
+	       EXISTS (SELECT FROM pg_depend d WHERE d.classid = 'pg_operator'::regclass AND d.objid = o.oid
+	                                         AND d.refclassid = 'pg_extension'::regclass AND d.refobjid = e.oid
+	                                         AND d.deptype = 'e'),
+	       o.oprcom, o.oprnegate
+	FROM pg_extension e LEFT JOIN pg_operator o
+	  ON o.oprname = '=' AND o.oprnamespace = 'public'::regnamespace
+	 AND o.oprleft = 'public.iuid'::regtype AND o.oprright = 'uuid'::regtype
+	WHERE e.extname = 'idgen'
+$$;
+SELECT * FROM pg_temp.shell_eq();
+SELECT regress.err('ALTER EXTENSION idgen UPDATE') AS update_error \gset
+-- the error names the shell: 15 lets no role, a superuser neither, fill
+-- another's shell; from 17 on a superuser may, but an extension may not take
+-- in an object it does not own (the error shown only when it is another)
+SELECT CASE WHEN :'update_error' = CASE WHEN current_setting('server_version_num')::int < 170000
+	THEN '42501: must be owner of operator ='
+	ELSE '55000: operator =(iuid,uuid) is not a member of extension "idgen" | An extension is not allowed to replace an object that it does not own.'
+	END THEN 'the exact error' ELSE :'update_error' END AS update_refused;
+SELECT * FROM pg_temp.shell_eq();
+DROP OPERATOR public.= (public.iuid, uuid);
+RESET search_path;
 ALTER EXTENSION idgen UPDATE;
+SET search_path = pg_catalog, pg_temp;
+SELECT * FROM pg_temp.shell_eq();
+-- no object of the extension is the role's
+SELECT count(*) AS the_roles_in_extension
+FROM pg_depend d JOIN pg_shdepend s ON s.classid = d.classid AND s.objid = d.objid
+WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
+  AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'idgen')
+  AND s.dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+  AND s.deptype = 'o' AND s.refobjid = 'regress_idgen_shadow'::regrole;
+-- (the role's own operator depends on iuid)
+DROP OPERATOR public.=== (uuid, public.iuid);
+DROP FUNCTION public.shadow_eq(uuid, public.iuid);
+RESET search_path;
 SELECT is_called AS used FROM regress_trap.calls;
 SET client_min_messages = warning;
 DROP EXTENSION idgen;
