@@ -172,7 +172,8 @@ sync_standbys_defined(void)
  * core's queue was released, the local WAL flush; and this backend's copy
  * of synchronous_standby_names, which is current only while no reload is
  * pending (a backend takes it in between statements; until then the core
- * asks every candidate).  The slots are this backend's, allocated once.
+ * asks every candidate, and always in another kind of process).  The slots
+ * are this backend's, allocated once.
  */
 void
 base36id_sync_view(b36s_view *v)
@@ -189,7 +190,12 @@ base36id_sync_view(b36s_view *v)
 	v->defined = max_wal_senders > 0 && sync_standbys_defined();
 	if (!v->defined)
 		return;
-	v->config_current = !ConfigReloadPending;
+	/*
+	 * Only a client backend is sure to be told of a reload (and takes it in
+	 * between statements); a background worker, such as pg_cron's, may
+	 * ignore SIGHUP and keep the names it started with.
+	 */
+	v->takes_reloads = MyBackendType == B_BACKEND;
 	v->config_empty = SyncRepConfig == NULL;
 	v->method = SyncRepConfig ? SyncRepConfig->syncrep_method : B36S_FIRST;
 	v->num_sync = SyncRepConfig ? SyncRepConfig->num_sync : 1;
@@ -212,6 +218,13 @@ base36id_sync_view(b36s_view *v)
 		s->streaming = state == WALSNDSTATE_STREAMING || state == WALSNDSTATE_STOPPING;
 	}
 	v->n = max_wal_senders;
+	/*
+	 * Read after the walsenders' slots: a reload that reached them before
+	 * they were read has been signalled to this backend too, unless the
+	 * postmaster has not come to it yet.
+	 */
+	pg_read_barrier();
+	v->config_current = !ConfigReloadPending;
 }
 
 /* core's queue: as SyncRepQueueInsert(), ordered by LSN; holding SyncRepLock */

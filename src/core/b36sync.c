@@ -54,7 +54,8 @@ has(const b36s_standby *s, uint64_t lsn, int mode)
  * have it; ANY n, at least n candidates that have it; fewer candidates than
  * n confirm nothing (commits wait too).  Otherwise the method and number
  * are unknown, and every candidate must have it: more than needed, never
- * less, and only until the caller takes the configuration in.
+ * less, until the caller takes the configuration in (in a process that
+ * takes no reloads in, always).
  */
 static bool
 synchronous_have(const b36s_view *v, uint64_t lsn, int mode)
@@ -62,7 +63,12 @@ synchronous_have(const b36s_view *v, uint64_t lsn, int mode)
 	int			candidates = 0;
 	int			holding = 0;
 	int			i;
+#ifdef B36S_MUTANT_BGW
+	/* a process that may never be told of a reload trusted as others */
 	bool		current = v->config_current;
+#else
+	bool		current = v->config_current && v->takes_reloads;
+#endif
 
 #ifdef B36S_MUTANT_A
 	/* A: the caller's own copy trusted, even while a reload is pending */

@@ -54,9 +54,12 @@ typedef struct b36s_view
 	/*
 	 * The caller's own copy of synchronous_standby_names: its method and
 	 * number, and whether it is known to be the server's current one (false
-	 * while a reload the caller has been told of is not taken in).
+	 * while a reload the caller has been told of is not taken in).  Trusted
+	 * only in a process that takes reloads in (takes_reloads): a background
+	 * worker may ignore SIGHUP, and is then never told.
 	 */
 	bool		config_current;
+	bool		takes_reloads;
 	bool		config_empty;
 	int			method;
 	int			num_sync;

@@ -23,11 +23,13 @@
 #   MIXED    the caller's configuration judged with the priorities the
 #            walsenders computed from theirs, not waiting for core's queue
 #            (wrong while a reload is on its way)
+#   BGW      a process that is never told of a reload (a background worker
+#            ignoring SIGHUP) trusts its copy of the names as a backend does
 set -euo pipefail
 cd "$(dirname "$0")"
 seconds=${MUTANT_SECONDS:-60}
 mutants=("$@")
-[ ${#mutants[@]} -gt 0 ] || mutants=(A B C E FLUSH SKIP LSN_CMP MIXED)
+[ ${#mutants[@]} -gt 0 ] || mutants=(A B C E FLUSH SKIP LSN_CMP MIXED BGW)
 passed=0
 failed=0
 for m in "${mutants[@]}"; do

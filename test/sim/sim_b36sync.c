@@ -3,7 +3,8 @@
  * reservation protocol with synchronous standbys: the real state machine of
  * src/core/b36sync.c (and the counters of src/core/base36.c), driven as
  * src/base36id_gen.c drives them, against a simulated primary, 0 to 3
- * standbys and their walsenders, sessions at mixed levels, configuration
+ * standbys and their walsenders, sessions at mixed levels (one of them, in
+ * half of the schedules, a background worker that ignores SIGHUP), configuration
  * reloads that reach each process at its own moment, crashes, restarts and
  * failovers.
  *
@@ -18,7 +19,8 @@
  *  - safety: an id leaves at level L above local only while the standbys
  *    synchronous now (the walsenders' priorities, the configuration's
  *    method and number) have its second's record at L, or none are
- *    defined; while a configuration is still on its way to some process,
+ *    defined; while a configuration is still on its way to a walsender,
+ *    the checkpointer or the session itself,
  *    the standbys synchronous under the new one have it, or a commit of the
  *    record would have returned (the walsenders, each with the configuration
  *    it has, released it: the exposure core's commits have too); and never
@@ -121,6 +123,7 @@ typedef struct slot
 typedef struct session
 {
 	int			own;			/* its synchronous_commit */
+	bool		bgw;			/* a background worker: ignores SIGHUP */
 	int			cfg;			/* configuration it has taken in */
 	int			signalled;		/* newest version it was told of */
 	int			calls_left;
@@ -142,6 +145,7 @@ typedef struct idrec
 typedef struct world
 {
 	int			nsb;
+	bool		bgw;			/* the last session is a background worker */
 	int64_t		clk;
 	/* the primary */
 	record		wal[MAXREC];
@@ -210,6 +214,7 @@ build_view(const session *se, b36s_view *v, b36s_standby *sbs)
 	v->flushed = W.flushed;
 	v->defined = W.cfg[W.ckpt_cfg].nnames > 0;
 	v->config_current = se->signalled <= se->cfg;
+	v->takes_reloads = !se->bgw;
 	v->config_empty = own->nnames == 0;
 	v->method = own->method;
 	v->num_sync = own->nnames ? own->num_sync : 1;
@@ -227,9 +232,14 @@ build_view(const session *se, b36s_view *v, b36s_standby *sbs)
 	v->standbys = sbs;
 }
 
-/* the configuration is on its way to some process */
+/*
+ * The configuration is on its way to a process whose view the judgement of
+ * se's call depends on: a walsender, the checkpointer, or se itself (which
+ * has not taken it in yet).  A background worker is never told: its copy
+ * stays, it is not on its way.
+ */
 static bool
-in_transit(void)
+in_transit(const session *se)
 {
 	int			i;
 
@@ -238,10 +248,7 @@ in_transit(void)
 	for (i = 0; i < NSLOTS; i++)
 		if (W.slots[i].pid && W.slots[i].cfg != newest())
 			return true;
-	for (i = 0; i < NSESS; i++)
-		if (W.s[i].signalled != newest() && W.s[i].cfg != newest())
-			return true;
-	return false;
+	return !se->bgw && se->cfg != newest();
 }
 
 /* the first record covering second (its second or a later one) */
@@ -342,7 +349,7 @@ hand_out(session *se, int64_t second, int counter)
 	if (cov == UINT64_MAX || cov > W.flushed)
 		FAIL("id %lld of second %lld left before its record was flushed",
 			 (long long) id, (long long) second);
-	if (level > B36S_LOCAL && W.cfg[newest()].nnames > 0 && !in_transit())
+	if (level > B36S_LOCAL && W.cfg[newest()].nnames > 0 && !in_transit(se))
 	{
 		if (!truth(cov, level, true, &mask))
 			FAIL("id %lld of second %lld left at level %d while the synchronous standbys lacked its record",
@@ -458,6 +465,7 @@ start_primary(bool archive_recovery)
 		W.s[i].cfg = W.s[i].signalled = newest();
 		W.s[i].last_id = -1;
 		W.s[i].own = i % 5;
+		W.s[i].bgw = W.bgw && i == NSESS - 1;
 	}
 }
 
@@ -473,7 +481,8 @@ check_needless(session *se, int64_t second, bool reservation_wait)
 {
 	unsigned	mask;
 
-	if (in_transit() || se->signalled > se->cfg)
+	/* a background worker asks every candidate, always */
+	if (in_transit(se) || se->signalled > se->cfg || se->bgw)
 		return;
 	if (reservation_wait && second > W.res.reserved)
 		return;
@@ -504,11 +513,18 @@ session_step(session *se, uint32_t a)
 	{
 		if (se->calls_left == 0)
 		{
-			/* a new statement: a pending reload is taken in */
-			if (se->signalled > se->cfg)
+			/*
+			 * A new statement: a pending reload is taken in; a background
+			 * worker's runs are processes of their own, each started with
+			 * the configuration the server has then.
+			 */
+			if (se->bgw)
+				se->cfg = newest();
+			else if (se->signalled > se->cfg)
 				se->cfg = se->signalled;
 			se->own = (int) (a % 5);
-			se->calls_left = 1 + (int) (a / 5 % 6);
+			/* a background worker's job: a long loop */
+			se->calls_left = 1 + (int) (a / 5 % (se->bgw ? 60 : 6));
 		}
 		se->in_call = true;
 		se->phase = 1;
@@ -803,7 +819,7 @@ apply_event(const event *e)
 				}
 				else if (t == NSLOTS)
 					W.ckpt_cfg = newest();
-				else
+				else if (!W.s[t - NSLOTS - 1].bgw)
 					W.s[t - NSLOTS - 1].signalled = newest();
 			}
 			break;
@@ -873,6 +889,11 @@ run(uint64_t seed, const bool *keep)
 
 	memset(&W.violation, 0, sizeof(W.violation));
 	W.nsb = (int) (seed % (MAXSB + 1));
+	{
+		uint64_t	h = seed;
+
+		W.bgw = mix(&h) % 2;
+	}
 	W.clk = 1000;
 	W.nrec = 0;
 	W.insert = W.flushed = 1;
@@ -951,6 +972,8 @@ shrink_and_print(uint64_t seed)
 	W.verbose = false;
 	for (i = 0; i < W.ncfg; i++)
 		print_config(i);
+	if (W.bgw)
+		printf("    session %d is a background worker (ignores SIGHUP)\n", NSESS - 1);
 	printf("  violation: %s\n", W.violation);
 }
 

@@ -16,18 +16,7 @@ use IdgenTest;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my ($version) = run_command([ 'pg_config', '--version' ]);
-plan skip_all => "PL/Proxy is packaged for PostgreSQL 15 only, this is $version"
-  unless $version =~ /^PostgreSQL 15\./;
-my ($sharedir) = run_command([ 'pg_config', '--sharedir' ]);
-chomp $sharedir;
-# on 15 the test command installs it (tools/lib.sh): missing, it fails
-unless (-f "$sharedir/extension/plproxy.control")
-{
-	fail('PL/Proxy is installed (Debian package postgresql-15-plproxy)');
-	done_testing();
-	exit;
-}
+plan_packaged_15('PL/Proxy', 'plproxy', 'postgresql-15-plproxy');
 
 # node => countries it owns; the partition number is the node's index
 my @data = ([ 'part0', 10, 30 ], [ 'part1', 20, 40 ]);

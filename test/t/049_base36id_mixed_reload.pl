@@ -133,22 +133,10 @@ $primary->stop('immediate');
 my @returned = (printed_ids($first), printed_ids($other));
 is(scalar @returned, 0, 'the primary died without returning an id of S');
 
-# c's receiver never reads what the walsender had sent it: it is killed,
-# and c, whose tests' configuration does not restart after a crash, stops;
-# started again, it is a standby with no primary to stream from
+# c's receiver never reads what the walsender had sent it
 kill 'CONT', $receiver{b};
-my $c_postmaster = $sb{c}->{_pid};
-kill 'KILL', $receiver{c};
-foreach (1 .. 1800)
-{
-	last unless kill 0, $c_postmaster;
-	Time::HiRes::sleep(0.1);
-}
-ok(!kill(0, $c_postmaster), 'c stopped once its receiver was killed');
-$sb{c}->_update_pid(-1);
-# started with its clock a minute before S (it starts after its clock's second)
-set_clock_offset($c_clock, sprintf('%+d', int($second - Time::HiRes::time()) - 60));
-with_faketime($c_clock, sub { $sb{c}->start });
+ok(restart_without_receiver($sb{c}, $receiver{c}, $c_clock, $second),
+	'c stopped once its receiver was killed');
 is( $sb{c}->safe_psql('postgres',
 		"SELECT pg_is_in_recovery() AND pg_last_wal_replay_lsn() < '$lsn'"),
 	't', 'c is a standby again, without S\'s record');

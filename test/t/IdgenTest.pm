@@ -40,6 +40,8 @@ our @EXPORT = qw(
   printed_ids
   await_printed_id
   check_promoted_repeats_none
+  restart_without_receiver
+  plan_packaged_15
   pgbench_script
   hold_barrier
   hold_advisory_barrier
@@ -299,6 +301,49 @@ sub check_promoted_repeats_none
 	is(scalar(grep { $returned{$_} } @promoted),
 		0, "${label}none repeats an id the old primary returned");
 	return;
+}
+
+# restart_without_receiver($standby, $receiver, $clock, $second): kills the
+# WAL receiver $receiver of $standby (held with SIGSTOP before, so that it
+# never reads what its walsender sent); the standby, which the tests'
+# configuration does not restart after a crash, stops, and is started again
+# under libfaketime ($clock) with its clock a minute before the Unix time
+# $second (it starts after its clock's second), a standby with no primary to
+# stream from.  Returns whether it stopped.
+sub restart_without_receiver
+{
+	my ($standby, $receiver, $clock, $second) = @_;
+	my $postmaster = $standby->{_pid};
+	kill 'KILL', $receiver;
+	foreach (1 .. 1800)
+	{
+		last unless kill 0, $postmaster;
+		Time::HiRes::sleep(0.1);
+	}
+	return 0 if kill 0, $postmaster;
+	$standby->_update_pid(-1);
+	set_clock_offset($clock,
+		sprintf('%+d', int($second - Time::HiRes::time()) - 60));
+	with_faketime($clock, sub { $standby->start });
+	return 1;
+}
+
+# plan_packaged_15($what, $extension, $package): a test of an extension
+# Debian packages for PostgreSQL 15 only is skipped on other servers; on 15
+# the test command installs it (tools/lib.sh), and the test fails (and ends)
+# without it.
+sub plan_packaged_15
+{
+	my ($what, $extension, $package) = @_;
+	my ($version) = run_command([ 'pg_config', '--version' ]);
+	plan skip_all => "$what is packaged for PostgreSQL 15 only, this is $version"
+	  unless $version =~ /^PostgreSQL 15\./;
+	my ($sharedir) = run_command([ 'pg_config', '--sharedir' ]);
+	chomp $sharedir;
+	return if -f "$sharedir/extension/$extension.control";
+	fail("$what is installed (Debian package $package)");
+	done_testing();
+	exit;
 }
 
 #

@@ -2181,6 +2181,7 @@ sb_view(int method, int num_sync)
 	memset(&v, 0, sizeof(v));
 	v.defined = true;
 	v.config_current = true;
+	v.takes_reloads = true;
 	v.method = method;
 	v.num_sync = num_sync;
 	v.flushed = 1000;
@@ -2291,6 +2292,17 @@ test_b36sync_stale_config(void **state)
 	assert_false(have(&v, 100, B36S_FLUSH));
 	/* an empty own copy trusts nothing while the flag says defined */
 	v.config_empty = true;
+	assert_false(have(&v, 100, B36S_FLUSH));
+	sb_slots[1].pos[1] = 100;
+	assert_true(have(&v, 100, B36S_FLUSH));
+
+	/*
+	 * A process that takes no reloads in (a background worker ignoring
+	 * SIGHUP) has none pending, yet its copy may be stale: every candidate.
+	 */
+	v = sb_two(0, 1, 100, 1, 2, 40);
+	assert_true(have(&v, 100, B36S_FLUSH));
+	v.takes_reloads = false;
 	assert_false(have(&v, 100, B36S_FLUSH));
 	sb_slots[1].pos[1] = 100;
 	assert_true(have(&v, 100, B36S_FLUSH));
