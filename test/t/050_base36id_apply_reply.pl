@@ -4,8 +4,8 @@
 # The standby's clock is 120 s ahead of the primary's (libfaketime), so
 # every reservation it replays is older than REDO_SYNC_WINDOW_S (60 s) by
 # its clock, as after lag or recovery_min_apply_delay.  It sends no status
-# message of its own (wal_receiver_status_interval = 0) and the primary asks
-# for none (wal_sender_timeout = 0).  Core's startup process also reports
+# message of its own (wal_receiver_status_interval = 0; see below for 19)
+# and the primary asks for none (wal_sender_timeout = 0).  Core's startup process also reports
 # its replay when it has replayed all it received and waits for more: here
 # it never gets there.  Its replay stops at a lock record of table a
 # (a standby session holds a lock on a, max_standby_streaming_delay = -1),
@@ -40,8 +40,18 @@ $primary->safe_psql('postgres', 'CREATE TABLE a (x int); CREATE TABLE b (x int)'
 $primary->backup('b');
 my $s = PostgreSQL::Test::Cluster->new('b36ar_s');
 $s->init_from_backup($primary, 'b', has_streaming => 1);
+# 19 sends the reply a replay asks for (WalRcvRequestApplyReply) only
+# when status messages are on, for commits too: there, the longest
+# interval instead of none.  The WAL receiver then also reports at the
+# receipt of WAL (such as the primary's next running-xacts record), which
+# may release the call too: the failure without the reply is certain
+# before 19 only (on 19beta1 the call was released without it).
+my $status_interval =
+  $primary->safe_psql('postgres', 'SHOW server_version_num') >= 190000
+  ? '2147483s'
+  : '0';
 $s->append_conf('postgresql.conf',
-	"wal_receiver_timeout = 0\nwal_receiver_status_interval = 0\nmax_standby_streaming_delay = -1"
+	"wal_receiver_timeout = 0\nwal_receiver_status_interval = '$status_interval'\nmax_standby_streaming_delay = -1"
 );
 my $s_clock = File::Spec->rel2abs($s->basedir . '/faketime.rc');
 set_clock_offset($s_clock, '+120');
