@@ -819,12 +819,13 @@ base36id_redo(XLogReaderState *record)
 		redo_write_floor();
 
 	/*
-	 * A primary's session may wait for this record's replay (remote_apply):
-	 * tell it now, as the replay of a commit that asks for it does, not at
-	 * the next status message (wal_receiver_status_interval).
+	 * A primary's session may wait for the replay of any reservation
+	 * (remote_apply), however old its second is by this clock (lag,
+	 * recovery_min_apply_delay, a clock ahead): tell it now, as the replay of
+	 * a commit that asks for it does, not at the next status message
+	 * (wal_receiver_status_interval).  At most one reply per replayed second.
 	 */
-	if (recent)
-		XLogRequestWalReceiverReply();
+	XLogRequestWalReceiverReply();
 }
 
 /*
