@@ -741,7 +741,18 @@ sub kill_backend
 	ok(kill('KILL', $pid), $test_name);
 	$node->wait_for_log(qr/all server processes terminated; reinitializing/,
 		$log_offset);
-	ok($node->poll_query_until('postgres', 'SELECT 1', '1'),
+	# poll_query_until gives psql its query on stdin: a psql the server
+	# refuses at once (still in crash recovery) exits before reading it,
+	# and IPC::Run dies of the broken pipe (seen on 17).  pg_isready sends
+	# no query: it is asked until the server accepts connections.
+	my $ready = 0;
+	foreach (1 .. 10 * $PostgreSQL::Test::Utils::timeout_default)
+	{
+		$ready = system('pg_isready', '-q', '-d', $node->connstr('postgres')) == 0;
+		last if $ready;
+		Time::HiRes::sleep(0.1);
+	}
+	ok($ready && $node->poll_query_until('postgres', 'SELECT 1', '1'),
 		'the server accepts connections after the crash restart');
 	return;
 }
