@@ -17,8 +17,10 @@ run_runbooks() {
 		return 0
 	fi
 	for scenario in manual key patroni; do
-		as_server rm -rf "$dir/$scenario"
-		as_server mkdir -p "$dir/$scenario"
+		# (root's rm: the key scenario leaves root-owned key files)
+		rm -rf "$dir/$scenario"
+		mkdir -p "$dir/$scenario"
+		chown "$SERVER_USER" "$dir" "$dir/$scenario"
 		rc=0
 		/usr/bin/python3 "$IDGEN_BUILD/test/ops/runbooks_test.py" "$scenario" "$PG_BIN" "$dir/$scenario" \
 			>"$dir/$scenario.log" 2>&1 || rc=$?
@@ -40,5 +42,5 @@ print(" ".join(b for b in Runbook(sys.argv[2]).order if b != "settings" and b no
 		say "doc/runbooks.md blocks no scenario ran: $missing"
 		record runbook-coverage 0 1
 	fi
-	[ "${IDGEN_KEEP:-0}" = 1 ] || as_server rm -rf "$dir"
+	[ "${IDGEN_KEEP:-0}" = 1 ] || rm -rf "$dir"
 }

@@ -135,6 +135,17 @@ run_package() {
 		grep -q "/usr/share/postgresql/$PG_MAJOR/extension/idgen.control$" "$dir/contents"; then
 		grep -A3 'tests passed' "$dir/build.log" || true
 		record package-build 1 0
+		# the package's version is the release's (debian/changelog's, idgen.control's)
+		local debv want
+		debv=$(dpkg-deb -f "$deb" Version)
+		want=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$IDGEN_BUILD/idgen.control")
+		if [ "${debv%%-*}" = "$want" ]; then
+			say "package: $(basename "$deb"), Version $debv"
+			record package-version 1 0
+		else
+			say "package: $(basename "$deb") has Version $debv, idgen.control says $want"
+			record package-version 0 1
+		fi
 	else
 		tail -n 60 "$dir/build.log"
 		record package-build 0 1
