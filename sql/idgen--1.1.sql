@@ -388,7 +388,7 @@ COMMENT ON FUNCTION base36id_worker(base36id) IS 'worker field of a base36id';
 COMMENT ON FUNCTION base36id_counter(base36id) IS 'per-second counter field of a base36id';
 
 --
--- distid: DistributedId of Architect.Identities 2.x in 12 bytes: generated ids use 93 bits, input accepts 0 .. 10^28-1
+-- distid: DistributedId of Architect.Identities 2.x in 12 bytes: generated ids use 93 bits until 3014-12-13 (94 after), input accepts 0 .. 10^28-1
 --
 
 CREATE TYPE distid;

@@ -53,6 +53,8 @@ source "$IDGEN_ROOT/test/portable/run.sh"
 source "$IDGEN_ROOT/test/cdc/run.sh"
 source "$IDGEN_ROOT/test/maintenance/run.sh"
 source "$IDGEN_ROOT/test/plpgsqlcheck/run.sh"
+source "$IDGEN_ROOT/test/monitoring/run.sh"
+source "$IDGEN_ROOT/test/ops/runbooks.sh"
 
 # docs: links, SQLSTATEs and repeats of the user pages (test/doc/run.sh)
 # sim: the seeded simulation of base36id's protocol with synchronous standbys and its mutants (test/sim)
@@ -71,7 +73,9 @@ ONCE_SUITES=(fuzz sim pgbuild docs)
 # cdc: ids streamed by logical decoding to a psycopg2 consumer and a subscriber without idgen (test/cdc/run.sh)
 # maintenance: pg_repack, REINDEX CONCURRENTLY and CLUSTER of id-keyed tables while rows are inserted (test/maintenance/run.sh)
 # plpgsql-check: plpgsql_check over the PL/pgSQL of both editions (test/plpgsqlcheck/run.sh), where Debian packages it
-VERSION_SUITES=(unit symbols regress regress-parallel isolation tap patroni oldheaders clients java orm doc-sql package bench citus pgautofailover pgbackrest pgcron sqlsmith portable cdc maintenance plpgsql-check)
+# runbooks: doc/runbooks.md's commands as written: failover, switchover (manual and Patroni), the public-id key (test/ops/runbooks.sh)
+# exporter: monitoring/'s alerting rules through promtool, its queries file through the real postgres_exporter against the views (test/monitoring/run.sh)
+VERSION_SUITES=(unit symbols regress regress-parallel isolation tap patroni oldheaders clients java orm doc-sql package bench citus pgautofailover pgbackrest pgcron sqlsmith portable cdc maintenance plpgsql-check exporter runbooks)
 
 # wanted SUITE: is it in IDGEN_SUITES (all when unset)?
 wanted() {
