@@ -9,8 +9,13 @@
 # wal2json (format-version 1 and 2; Debian packages it for 15 only:
 # postgresql-15-wal2json) and pgoutput in text and binary mode, and
 # decodes every id by the formats' own rules (its docstring says what it
-# checks); then a text and a binary subscription of the subscriber.  Both
-# servers stop on every way out of the suite.
+# checks); then a text and a binary subscription of the subscriber; then
+# test/cdc/cases.py (its docstring): ids in core-typed columns read by a
+# consumer of core types only, REPLICA IDENTITY USING INDEX, a composite
+# key, publish_via_partition_root, TRUNCATE, pgoutput's streaming protocols
+# (the publisher's logical_decoding_work_mem at its least, 64kB).  What the
+# server or the machine lacks is counted as skipped ("skip: N WHY" lines).
+# Both servers stop on every way out of the suite.
 
 run_cdc() {
 	local n why
