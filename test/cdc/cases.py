@@ -291,8 +291,8 @@ def run(m, pub):
     cur.execute("CREATE PUBLICATION cdc_pub2 FOR TABLE %s WITH (publish_via_partition_root = true)" % ", ".join(tables))
 
     # ---- the slots, before the first change ----
-    streams = [("core-type consumer, pgoutput text", {"proto_version": "1"}),
-               ("core-type consumer, pgoutput binary", {"proto_version": "1", "binary": "true"}),
+    streams = [("pgoutput text, protocol 1", {"proto_version": "1"}),
+               ("pgoutput binary, protocol 1", {"proto_version": "1", "binary": "true"}),
                ("pgoutput protocol 2, streaming on", {"proto_version": "2", "streaming": "on"})]
     if version >= 160000:
         streams.append(("pgoutput protocol 4, streaming parallel", {"proto_version": "4", "streaming": "parallel"}))
