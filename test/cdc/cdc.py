@@ -330,12 +330,15 @@ def row_of(table, cols, problems, seen_forms):
     return out
 
 
-def read_slot(conn, slot, options, decode_message, phases=PHASES, mark="cdc_mark"):
+def read_slot(conn, slot, options, decode_message, phases=PHASES, mark="cdc_mark", cur=None):
     """Stream slot until the last phase's marker row (a row of the table
     mark); the changes of each phase, split at the markers.  Bounded by a
-    count of empty polls."""
-    cur = conn.cursor()
-    cur.start_replication(slot_name=slot, decode=False, options=options)
+    count of empty polls.  With cur, a replication cursor already streaming
+    the slot, go on reading it and leave it open."""
+    close = cur is None
+    if close:
+        cur = conn.cursor()
+        cur.start_replication(slot_name=slot, decode=False, options=options)
     changes = {p: [] for p in phases}
     phase = 0
     idle = 0
@@ -355,7 +358,8 @@ def read_slot(conn, slot, options, decode_message, phases=PHASES, mark="cdc_mark
             else:
                 changes[phases[phase]].append(change)
         cur.send_feedback(flush_lsn=msg.data_start)
-    conn.close()
+    if close:
+        conn.close()
     return changes, phase == len(phases)
 
 
