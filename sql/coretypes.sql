@@ -151,8 +151,10 @@ EXPLAIN (COSTS OFF) SELECT n FROM core_ids WHERE flaxid_col <= flaxid_max_for_ti
 SET enable_seqscan = off;
 EXPLAIN (COSTS OFF) SELECT 1 FROM core_base36 WHERE as_bigint <= base36id_max_for_timestamp('2025-01-01')::bigint;
 EXPLAIN (COSTS OFF) SELECT 1 FROM core_base36 WHERE as_text <= base36id_max_for_timestamp('2025-01-01')::text;
--- a base36id bound has no comparison with bigint at all
-SELECT regress.err($$SELECT 1 FROM core_base36 WHERE as_bigint >= base36id_from_timestamp('2025-01-01')$$);
+-- a base36id bound has no comparison with bigint at all (the message
+-- only: 19 words its detail and hint otherwise)
+SELECT split_part(regress.err($$SELECT 1 FROM core_base36 WHERE as_bigint >= base36id_from_timestamp('2025-01-01')$$),
+                  ' | ', 1) AS err;
 RESET enable_seqscan;
 RESET enable_bitmapscan;
 -- the cast bounds select what the id types' bounds select (whole
