@@ -24,7 +24,7 @@ DATA = $(patsubst $(srcdir)/%,%,$(wildcard $(srcdir)/sql/idgen--*.sql))
 HOSTILE = yes
 SQLSTATES = yes
 REGRESS = setup $(if $(HOSTILE),hostile_setup) iuid base36id distid publicid flaxid ranges partitions partition_life \
-	markings upgrade monitoring security ownerddl soft_errors skipscan worker_ids $(if $(SQLSTATES),sqlstates) crosstype \
+	markings upgrade monitoring security ownerddl soft_errors skipscan worker_ids $(if $(SQLSTATES),sqlstates) crosstype coretypes \
 	$(if $(HOSTILE),hostile)
 
 PG_CPPFLAGS = -I$(srcdir)/src
