@@ -69,7 +69,7 @@ ONCE_SUITES=(fuzz sim pgbuild docs)
 # java: the Maven build of clients/java, offline, its tests against a server (test/clients/java/run.sh)
 # portable: idgen_portable, the SQL edition, against the C types (test/portable/run.sh)
 # cdc: ids streamed by logical decoding to a psycopg2 consumer and a subscriber without idgen (test/cdc/run.sh)
-# maintenance: pg_repack, REINDEX CONCURRENTLY and CLUSTER of id-keyed tables while rows are inserted (test/maintenance/run.sh)
+# maintenance: pg_repack, REINDEX CONCURRENTLY and CLUSTER of id-keyed tables while rows are inserted, updated and deleted (test/maintenance/run.sh)
 # plpgsql-check: plpgsql_check over the PL/pgSQL of both editions (test/plpgsqlcheck/run.sh), where Debian packages it
 VERSION_SUITES=(unit symbols regress regress-parallel isolation tap patroni oldheaders clients java orm doc-sql package bench citus pgautofailover pgbackrest pgcron sqlsmith portable cdc maintenance plpgsql-check)
 
