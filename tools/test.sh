@@ -71,7 +71,7 @@ ONCE_SUITES=(fuzz sim pgbuild docs)
 # java: the Maven build of clients/java, offline, its tests against a server (test/clients/java/run.sh)
 # portable: idgen_portable, the SQL edition, against the C types (test/portable/run.sh)
 # cdc: ids streamed by logical decoding to a psycopg2 consumer and a subscriber without idgen (test/cdc/run.sh)
-# maintenance: pg_repack, REINDEX CONCURRENTLY and CLUSTER of id-keyed tables while rows are inserted (test/maintenance/run.sh)
+# maintenance: pg_repack, REINDEX CONCURRENTLY and CLUSTER of id-keyed tables while rows are inserted, updated and deleted (test/maintenance/run.sh)
 # plpgsql-check: plpgsql_check over the PL/pgSQL of both editions (test/plpgsqlcheck/run.sh), where Debian packages it
 # runbooks: doc/runbooks.md's commands as written: failover, switchover (manual and Patroni), the public-id key (test/ops/runbooks.sh)
 # exporter: monitoring/'s alerting rules through promtool, its queries file through the real postgres_exporter against the views (test/monitoring/run.sh)
