@@ -166,7 +166,7 @@ def manual(pg_bin, top, t, rb):
         a.initdb("idgen.worker_id = 9")
         a.start()
         a.sql("CREATE EXTENSION idgen")
-        a.sql("CREATE TABLE ids_base36id (id base36id)")
+        a.sql("CREATE TABLE ids_base36id (id base36id, tag text)")
         b.basebackup(a)
         # synchronous from now on, in both servers' configuration (a commit
         # would wait for a standby before there is one)
@@ -216,7 +216,7 @@ def manual(pg_bin, top, t, rb):
         workers = dict(a.sql("SELECT base36id_worker(id), count(*) FROM ids_base36id GROUP BY 1"))
         t.check(f"ids of worker 9 before the failover and of 10 after it ({workers})",
                 set(workers) == {9, 10}, workers)
-        print(f"# {len(ins.ids)} ids, {ins.errors} client errors during the changes", flush=True)
+        print(f"# {len(ins.ids)} ids, {len(ins.errors)} client errors during the changes", flush=True)
     finally:
         for s in servers:
             s.stop("immediate")
@@ -394,7 +394,7 @@ def patroni(pg_bin, top, t, rb):
         leader = cl.wait_healthy(timeout=150)
         if not t.check("three nodes up, a leader with a synchronous standby", leader):
             return
-        cl.sql(leader, "CREATE EXTENSION idgen; CREATE TABLE ids_base36id (id base36id)")
+        cl.sql(leader, "CREATE EXTENSION idgen; CREATE TABLE ids_base36id (id base36id, tag text)")
         ins = inserter(cl.dsn())
         time.sleep(2)
 
