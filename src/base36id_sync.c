@@ -93,7 +93,7 @@ base36id_sync_init(void)
 int
 base36id_sync_level(void)
 {
-	return Max(sync_commit_floor, synchronous_commit);
+	return b36s_level(sync_commit_floor, synchronous_commit);
 }
 
 /*
@@ -173,17 +173,25 @@ sync_standbys_defined(void)
  * of synchronous_standby_names, which is current only while no reload is
  * pending (a backend takes it in between statements; until then the core
  * asks every candidate, and always in another kind of process).  The slots
- * are this backend's, allocated once.
+ * are this backend's, allocated once by base36id_sync_prepare() (this is
+ * called under the generator's lock, where nothing may fail).
  */
-void
-base36id_sync_view(b36s_view *v)
-{
-	static b36s_standby *slots = NULL;
-	int			i;
+static b36s_standby *slots = NULL;
 
-	if (slots == NULL && max_wal_senders > 0)
+void
+base36id_sync_prepare(void)
+{
+	if (unlikely(slots == NULL) && max_wal_senders > 0)
 		slots = MemoryContextAllocZero(TopMemoryContext,
 									   max_wal_senders * sizeof(b36s_standby));
+}
+
+void
+base36id_sync_view(void *arg, b36s_view *v)
+{
+	int			i;
+
+	Assert(slots != NULL || max_wal_senders == 0);
 	memset(v, 0, sizeof(*v));
 	v->flushed = GetFlushRecPtr(NULL);
 	v->standbys = slots;
@@ -306,7 +314,7 @@ base36id_sync_wait(XLogRecPtr lsn, int level, int64 second, bool released)
 {
 	int			mode;
 	bool		joined = false;
-	bool		defined = false;
+	b36s_queue	action;
 	ErrorContextCallback errcallback;
 
 	Assert(level > SYNCHRONOUS_COMMIT_LOCAL_FLUSH);
@@ -337,8 +345,9 @@ base36id_sync_wait(XLogRecPtr lsn, int level, int64 second, bool released)
 		 */
 		LWLockAcquire(SyncRepLock, LW_EXCLUSIVE);
 		Assert(queue_detached() && MyProc->syncRepState == SYNC_REP_NOT_WAITING);
-		defined = sync_standbys_defined();
-		if (defined && lsn > WalSndCtl->lsn[mode])
+		action = b36s_queue_action(sync_standbys_defined(), lsn,
+								   WalSndCtl->lsn[mode], released);
+		if (action == B36S_QUEUE_JOIN)
 		{
 			MyProc->waitLSN = lsn;
 			MyProc->syncRepState = SYNC_REP_WAITING;
@@ -347,13 +356,7 @@ base36id_sync_wait(XLogRecPtr lsn, int level, int64 second, bool released)
 		}
 		LWLockRelease(SyncRepLock);
 
-		/*
-		 * Core's queue was released past lsn already.  If the caller saw it
-		 * released, by standbys that are no longer the synchronous ones, no
-		 * walsender will wake us for it: look again shortly.  If it was
-		 * released since, the caller judges again at once.
-		 */
-		if (!joined && defined && released)
+		if (action == B36S_QUEUE_POLL)
 		{
 			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 							 POLL_MS, WAIT_EVENT_SYNC_REP);
