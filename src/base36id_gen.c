@@ -385,7 +385,7 @@ wake(int member)
  * wake-up it asks for after.  A wait for a reservation is prepared under
  * the lock, so that the reservation's end cannot come between.
  */
-static b36g_req
+static pg_attribute_always_inline b36g_req
 step(b36g_call *c)
 {
 	b36g_req	req;
@@ -579,8 +579,6 @@ base36id_gen_next(int worker, int64 *value)
 				 errmsg("cannot execute %s during recovery", "base36id_generate()"),
 				 errhint("Generate base36id values on the primary server.")));
 
-	/* nothing under the lock may fail: this backend's slots are set up here */
-	base36id_sync_prepare();
 	b36g_call_init(&call, worker, my_member(), base36id_sync_level());
 	req = step(&call);
 	if (likely(req == B36G_ID))

@@ -55,6 +55,9 @@
  */
 static int	sync_commit_floor = SYNCHRONOUS_COMMIT_REMOTE_FLUSH;
 
+/* the walsenders' slots as base36id_sync_view() reads them, this process's */
+static b36s_standby *slots = NULL;
+
 static const struct config_enum_entry sync_commit_options[] = {
 	{"off", SYNCHRONOUS_COMMIT_OFF, false},
 	{"local", SYNCHRONOUS_COMMIT_LOCAL_FLUSH, false},
@@ -88,6 +91,14 @@ base36id_sync_init(void)
 							 PGC_SIGHUP,
 							 0,
 							 NULL, NULL, NULL);
+
+	/*
+	 * base36id_sync_view()'s copy of the walsenders' slots: max_wal_senders
+	 * is a server start setting, known once the configuration is loaded.
+	 */
+	if (max_wal_senders > 0)
+		slots = MemoryContextAllocZero(TopMemoryContext,
+									   max_wal_senders * sizeof(b36s_standby));
 }
 
 int
@@ -173,18 +184,9 @@ sync_standbys_defined(void)
  * of synchronous_standby_names, which is current only while no reload is
  * pending (a backend takes it in between statements; until then the core
  * asks every candidate, and always in another kind of process).  The slots
- * are this backend's, allocated once by base36id_sync_prepare() (this is
- * called under the generator's lock, where nothing may fail).
+ * are this process's, allocated at load (this is called under the
+ * generator's lock, where nothing may fail).
  */
-static b36s_standby *slots = NULL;
-
-void
-base36id_sync_prepare(void)
-{
-	if (unlikely(slots == NULL) && max_wal_senders > 0)
-		slots = MemoryContextAllocZero(TopMemoryContext,
-									   max_wal_senders * sizeof(b36s_standby));
-}
 
 void
 base36id_sync_view(void *arg, b36s_view *v)

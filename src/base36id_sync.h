@@ -22,9 +22,6 @@ extern void base36id_sync_init(void);
  */
 extern int	base36id_sync_level(void);
 
-/* before base36id_sync_view(), outside any lock: allocates what it fills */
-extern void base36id_sync_prepare(void);
-
 /* the facts b36s_judge() needs, now (valid until the next call); a b36g_view_fn */
 extern void base36id_sync_view(void *arg, b36s_view *v);
 

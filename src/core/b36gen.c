@@ -6,7 +6,7 @@
  */
 #include "b36gen.h"
 
-/* where a call is, between two steps */
+/* where a call is, between two steps (b36g_call_init() starts at 0) */
 enum
 {
 	P_TAKE = 0,					/* about to take a counter, or wait for one */
@@ -70,24 +70,6 @@ b36g_file_written(b36g *g, int64_t second)
 		g->sh->file_second = second;
 }
 
-void
-b36g_call_init(b36g_call *c, int worker, int member, int level)
-{
-	c->worker = worker;
-	c->member = member;
-	c->phase = P_TAKE;
-	c->started = false;
-	c->reservations_at_start = 0;
-	b36s_call_init(&c->sync, level);
-	c->second = -1;
-	c->lsn = 0;
-	c->id = -1;
-	c->sleep_ms = 0;
-	c->ahead = 0;
-	c->wake = -1;
-	c->wrote_file = false;
-}
-
 bool
 b36g_in_line(const b36g *g, const b36g_call *c)
 {
@@ -95,10 +77,12 @@ b36g_in_line(const b36g *g, const b36g_call *c)
 }
 
 /* leaves the line, if in it: whoever became first is to be woken */
-static void
+static inline void
 leave_line(b36g *g, b36g_call *c)
 {
-	c->wake = wl_leave(g->sh->lines, g->members, c->member);
+	/* the per-id path: nobody waits, the call is in no line */
+	if (wl_line_of(g->members, c->member) >= 0)
+		c->wake = wl_leave(g->sh->lines, g->members, c->member);
 }
 
 static void

@@ -134,7 +134,23 @@ extern int64_t b36g_redo_end(b36g *g);
 extern void b36g_file_written(b36g *g, int64_t second);
 
 /* a new call of worker by member, at level (a synchronous_commit value) */
-extern void b36g_call_init(b36g_call *c, int worker, int member, int level);
+static inline void
+b36g_call_init(b36g_call *c, int worker, int member, int level)
+{
+	c->worker = worker;
+	c->member = member;
+	c->phase = 0;
+	c->started = false;
+	c->reservations_at_start = 0;
+	b36s_call_init(&c->sync, level);
+	c->second = -1;
+	c->wrote_file = false;
+	c->lsn = 0;
+	c->id = -1;
+	c->sleep_ms = 0;
+	c->ahead = 0;
+	c->wake = -1;
+}
 
 /*
  * One step of call c at clock now_ms (milliseconds since 1970): what to do

@@ -20,16 +20,6 @@ b36s_init(b36s_reservation *r, int64_t file_second)
 	r->confirmed_level = B36S_OFF;
 }
 
-void
-b36s_call_init(b36s_call *c, int level)
-{
-	c->level = level;
-	c->reserving = false;
-	c->verdict = B36S_CONFIRMED;
-	c->wait_lsn = 0;
-	c->wait_sig = 0;
-}
-
 /* as core's SyncRepGetCandidateStandbys(): streaming, named, flush known */
 static bool
 candidate(const b36s_standby *s)

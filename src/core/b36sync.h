@@ -122,7 +122,15 @@ b36s_level(int floor, int session)
 
 /* before the first reservation; file_second: the state file's (or -1) */
 extern void b36s_init(b36s_reservation *r, int64_t file_second);
-extern void b36s_call_init(b36s_call *c, int level);
+static inline void
+b36s_call_init(b36s_call *c, int level)
+{
+	c->level = level;
+	c->reserving = false;
+	c->verdict = B36S_CONFIRMED;
+	c->wait_lsn = 0;
+	c->wait_sig = 0;
+}
 
 /* whether the synchronous standbys now have WAL up to lsn at level */
 extern b36s_verdict b36s_judge(const b36s_view *v, uint64_t lsn, int level);
