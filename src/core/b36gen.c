@@ -294,6 +294,7 @@ b36g_abandon(b36g *g, b36g_call *c)
 {
 	bool		reserving = c->sync.reserving;
 
+	c->wake = -1;
 	leave_line(g, c);
 	if (reserving)
 		b36s_reserve_failed(&g->sh->res, &c->sync);
