@@ -18,7 +18,10 @@
  *    up to an LSN releases us too, and the checkpointer releases everybody
  *    when synchronous_standby_names is cleared.  If the queue was released
  *    past the record already (by standbys no longer synchronous), nothing
- *    would wake us: the wait then looks again after POLL_MS.
+ *    would wake us: the wait then looks again after POLL_MS.  Core's queue
+ *    holds one process a WAL position (walsenders assert it): a call whose
+ *    record another call already waits for there looks again after POLL_MS
+ *    too.
  *
  * Not SyncRepWaitForLSN(): it wants interrupts held (a commit in WAL must
  * not fail), turns a cancel into a WARNING about a commit, and caps a
@@ -268,6 +271,37 @@ queue_insert(int mode)
 #endif
 }
 
+/*
+ * Whether a process waits in the queue of mode for lsn already: the queue
+ * holds one a position (SyncRepQueueIsOrderedByLSN(), asserted by every
+ * walsender that wakes it).  Holding SyncRepLock.
+ */
+static bool
+queue_has(int mode, XLogRecPtr lsn)
+{
+#if PG_VERSION_NUM >= 160000
+	dlist_iter	iter;
+
+	dlist_foreach(iter, &WalSndCtl->SyncRepQueue[mode])
+	{
+		PGPROC	   *proc = dlist_container(PGPROC, syncRepLinks, iter.cur);
+
+		if (proc->waitLSN >= lsn)
+			return proc->waitLSN == lsn;
+	}
+#else
+	SHM_QUEUE  *queue = &WalSndCtl->SyncRepQueue[mode];
+	PGPROC	   *proc = (PGPROC *) SHMQueueNext(queue, queue,
+											   offsetof(PGPROC, syncRepLinks));
+
+	for (; proc; proc = (PGPROC *) SHMQueueNext(queue, &proc->syncRepLinks,
+												 offsetof(PGPROC, syncRepLinks)))
+		if (proc->waitLSN >= lsn)
+			return proc->waitLSN == lsn;
+#endif
+	return false;
+}
+
 static bool
 queue_detached(void)
 {
@@ -343,12 +377,14 @@ base36id_sync_wait(XLogRecPtr lsn, int level, int64 second, bool released)
 		/*
 		 * Under SyncRepLock, as SyncRepWaitForLSN(): a walsender advances
 		 * lsn[mode] and the checkpointer clears the flag under it too, then
-		 * wake whom they find in the queue, so no wakeup is lost.
+		 * wake whom they find in the queue, so no wakeup is lost.  What to
+		 * do is src/core/b36sync.c's decision.
 		 */
 		LWLockAcquire(SyncRepLock, LW_EXCLUSIVE);
 		Assert(queue_detached() && MyProc->syncRepState == SYNC_REP_NOT_WAITING);
 		action = b36s_queue_action(sync_standbys_defined(), lsn,
-								   WalSndCtl->lsn[mode], released);
+								   WalSndCtl->lsn[mode], released,
+								   queue_has(mode, lsn));
 		if (action == B36S_QUEUE_JOIN)
 		{
 			MyProc->waitLSN = lsn;

@@ -259,9 +259,9 @@ b36g_step(b36g *g, b36g_call *c, uint64_t now_ms, b36g_view_fn read_view, void *
 			c->phase = P_TAKE;
 			return B36G_RESERVED;
 		case P_OWN_FLUSH:
-			c->phase = P_HELD;
-			/* FALLTHROUGH */
 		case P_HELD:
+			/* the id held leaves once the standbys have its record */
+			c->phase = P_HELD;
 			read_view(view_arg, &v);
 			if (b36s_again(&sh->res, &c->sync, &v) == B36S_HAND_OUT)
 				return B36G_ID;

@@ -277,10 +277,26 @@ b36s_again(b36s_reservation *r, b36s_call *c, const b36s_view *v)
 }
 
 b36s_queue
-b36s_queue_action(bool defined, uint64_t lsn, uint64_t released, bool saw_released)
+b36s_queue_action(bool defined, uint64_t lsn, uint64_t released, bool saw_released,
+				  bool queued)
 {
 	if (defined && lsn > released)
+	{
+#ifndef B36S_MUTANT_DUPQUEUE
+
+		/*
+		 * Core's queue holds one process a WAL position, in order
+		 * (SyncRepQueueIsOrderedByLSN()); calls that wait for the same
+		 * record, at one level, cannot all be in it: one is, the others
+		 * look again shortly.
+		 */
+		if (queued)
+			return B36S_QUEUE_POLL;
+#else
+		(void) queued;
+#endif
 		return B36S_QUEUE_JOIN;
+	}
 	/*
 	 * Released past lsn already.  If the caller saw it so when it judged,
 	 * by standbys that are no longer the synchronous ones, no walsender

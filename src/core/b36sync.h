@@ -159,10 +159,11 @@ typedef enum b36s_queue
 
 /*
  * defined and released as core's shared state has them now, saw_released:
- * whether the judgement found core's queue past lsn already (B36S_WAIT_POLL).
+ * whether the judgement found core's queue past lsn already (B36S_WAIT_POLL),
+ * queued: whether a process waits in the queue for lsn already.
  */
 extern b36s_queue b36s_queue_action(bool defined, uint64_t lsn, uint64_t released,
-									bool saw_released);
+									bool saw_released, bool queued);
 
 /* the reserving call: its record is logged (ends at lsn), then flushed */
 extern void b36s_reserve_logged(b36s_reservation *r, b36s_call *c, uint64_t lsn);

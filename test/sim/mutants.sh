@@ -34,9 +34,11 @@
 #   TIES     standbys of equal priority: the higher slot taken as the
 #            synchronous one (core takes the lower)
 #   NUMSYNC  fewer synchronous candidates than num_sync confirm a record
+#   DUPQUEUE a call joins core's queue where another already waits for the
+#            same record (core holds one process a position, and asserts it)
 set -euo pipefail
 cd "$(dirname "$0")"
-all=(A B C E FLUSH SKIP LSN_CMP MIXED BGW HEAD TIES NUMSYNC)
+all=(A B C E FLUSH SKIP LSN_CMP MIXED BGW HEAD TIES NUMSYNC DUPQUEUE)
 if [ "${1:-}" = --list ]; then
 	printf '%s\n' "${all[@]}"
 	exit 0

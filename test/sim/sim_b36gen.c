@@ -760,6 +760,14 @@ start_call(session *se, uint32_t a)
 	se->state = S_STEP;
 }
 
+/* whether se waits in core's queue of mode for lsn */
+static bool
+queue_waiter(const session *se, int mode, uint64_t lsn)
+{
+	return se->in_call && se->state == S_PERFORM && se->req == B36G_WAIT_STANDBYS &&
+		se->queue == 1 && se->call.sync.level - B36S_WRITE == mode && se->call.lsn == lsn;
+}
+
 /*
  * Performs the request of se's last step if what ends it has come (b: the
  * event's draw: a failed write, a spurious wake); returns whether anything
@@ -826,11 +834,21 @@ perform(session *se, uint32_t b)
 
 				if (se->queue == 0)
 				{
-					/* under SyncRepLock */
+					/* under SyncRepLock: who waits in core's queue of mode */
+					bool		queued = false;
+					int			i;
+
+					for (i = 0; i < NSESS; i++)
+						if (&W.s[i] != se && queue_waiter(&W.s[i], mode, c->lsn))
+							queued = true;
 					switch (b36s_queue_action(defined(), c->lsn, W.released[mode],
-											  c->sync.verdict == B36S_WAIT_POLL))
+											  c->sync.verdict == B36S_WAIT_POLL, queued))
 					{
 						case B36S_QUEUE_JOIN:
+							/* core's queue holds one process a position */
+							if (queued)
+								FAIL("session %d joins core's queue for %llu where another waits for it",
+									 SESS(se), (unsigned long long) c->lsn);
 							se->queue = 1;
 							return true;
 						case B36S_QUEUE_POLL:

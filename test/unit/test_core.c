@@ -2708,12 +2708,14 @@ test_b36sync_queue_action(void **state)
 {
 	(void) state;
 	/* as core: the queue while it is behind the record, standbys defined */
-	assert_int_equal(b36s_queue_action(true, 10, 9, false), B36S_QUEUE_JOIN);
-	assert_int_equal(b36s_queue_action(true, 10, 9, true), B36S_QUEUE_JOIN);
+	assert_int_equal(b36s_queue_action(true, 10, 9, false, false), B36S_QUEUE_JOIN);
+	assert_int_equal(b36s_queue_action(true, 10, 9, true, false), B36S_QUEUE_JOIN);
+	/* one process a position in core's queue: another call for 10 polls */
+	assert_int_equal(b36s_queue_action(true, 10, 9, false, true), B36S_QUEUE_POLL);
 	/* released already: when the judgement saw so, nobody will wake it */
-	assert_int_equal(b36s_queue_action(true, 10, 10, true), B36S_QUEUE_POLL);
-	assert_int_equal(b36s_queue_action(true, 10, 10, false), B36S_QUEUE_AGAIN);
-	assert_int_equal(b36s_queue_action(false, 10, 9, true), B36S_QUEUE_AGAIN);
+	assert_int_equal(b36s_queue_action(true, 10, 10, true, false), B36S_QUEUE_POLL);
+	assert_int_equal(b36s_queue_action(true, 10, 10, false, false), B36S_QUEUE_AGAIN);
+	assert_int_equal(b36s_queue_action(false, 10, 9, true, true), B36S_QUEUE_AGAIN);
 }
 
 int
