@@ -389,9 +389,24 @@ static pg_attribute_always_inline b36g_req
 step(b36g_call *c)
 {
 	b36g_req	req;
+	uint64		now;
 
 	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
-	req = b36g_step(&machine, c, idgen_clock_ms(), base36id_sync_view, NULL);
+
+	/*
+	 * The clock is read under the lock, so that no step sees an older time
+	 * than the one before it; its error only after the release, as
+	 * call_abandon() takes the lock again.
+	 */
+	if (unlikely(!idgen_clock_try_ms(&now)))
+	{
+		int			save_errno = errno;
+
+		LWLockRelease(shared->lock);
+		errno = save_errno;
+		idgen_clock_failed();
+	}
+	req = b36g_step(&machine, c, now, base36id_sync_view, NULL);
 	if (req == B36G_WAIT_RESERVATION)
 		ConditionVariablePrepareToSleep(&shared->reserved_cv);
 	LWLockRelease(shared->lock);
@@ -619,6 +634,7 @@ base36id_redo(XLogReaderState *record)
 	uint8		info = XLogRecGetInfo(record) & ~XLR_INFO_MASK;
 	xl_base36id_reserve xlrec;
 	int64		write_file;
+	int64		now;
 
 	/* another extension's record on our id, or a damaged one */
 	if (info != XLOG_BASE36ID_RESERVE || XLogRecGetDataLen(record) != sizeof(xlrec))
@@ -642,8 +658,9 @@ base36id_redo(XLogReaderState *record)
 				 errdetail("Second " INT64_FORMAT " is outside the time span of base36id (0 to " INT64_FORMAT ").",
 						   xlrec.second, (int64) B36_MAX_SECONDS)));
 
+	now = clock_second();
 	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
-	write_file = b36g_redo(&machine, xlrec.second, clock_second());
+	write_file = b36g_redo(&machine, xlrec.second, now);
 	LWLockRelease(shared->lock);
 
 	if (write_file >= 0)
@@ -742,8 +759,11 @@ state_problem_name(state_problem problem)
 bool
 base36id_gen_snapshot(int worker, base36id_gen_snap *snap)
 {
+	int64		now;
+
 	if (shared == NULL)
 		return false;
+	now = clock_second();
 	LWLockAcquire(shared->lock, LW_SHARED);
 	snap->floor = shared->gen.floor;
 	snap->reserved = shared->gen.res.reserved;
@@ -755,7 +775,7 @@ base36id_gen_snapshot(int worker, base36id_gen_snap *snap)
 	snap->worker_used = -1;
 	if (worker >= 0 && worker < B36_WORKERS)
 		b36g_worker_state(&machine, worker, &snap->worker_second, &snap->worker_used);
-	snap->clock_second = clock_second();
+	snap->clock_second = now;
 	LWLockRelease(shared->lock);
 	return true;
 }

@@ -39,15 +39,32 @@ _PG_init(void)
 	MarkGUCPrefixReserved("idgen");
 }
 
+void
+idgen_clock_failed(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_SYSTEM_ERROR),
+			 errmsg("could not read the real-time clock: %m")));
+}
+
+bool
+idgen_clock_try_ms(uint64 *ms)
+{
+	struct timespec ts;
+
+	if (unlikely(clock_gettime(CLOCK_REALTIME, &ts) != 0))
+		return false;
+	*ms = (uint64) ts.tv_sec * 1000 + (uint64) ts.tv_nsec / 1000000;
+	return true;
+}
+
 uint64
 idgen_clock_now(uint32 *sub_ns)
 {
 	struct timespec ts;
 
 	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_SYSTEM_ERROR),
-				 errmsg("could not read the real-time clock: %m")));
+		idgen_clock_failed();
 	if (sub_ns)
 		*sub_ns = (uint32) (ts.tv_nsec % 1000000);
 	return (uint64) ts.tv_sec * 1000 + (uint64) ts.tv_nsec / 1000000;

@@ -43,6 +43,14 @@ extern void publicid_init(void);
 extern uint64 idgen_clock_now(uint32 *sub_ns);
 
 /*
+ * The same without an error, for a caller holding a lock that its error
+ * cleanup takes again: false with errno set, then idgen_clock_failed()
+ * (58000) once the lock is released.
+ */
+extern bool idgen_clock_try_ms(uint64 *ms);
+pg_noreturn extern void idgen_clock_failed(void);
+
+/*
  * How many of IDGEN_FRAC_BITS the real-time clock resolves (clock_getres,
  * asked once per process): a microsecond clock gives 9, a millisecond one 0.
  */
