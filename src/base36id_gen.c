@@ -206,14 +206,16 @@ state_file_read(int64 *second)
 }
 
 /*
- * Writes second to STATE_FILE and fsyncs it; reports a failure at elevel and
- * returns false.  A failed fsync is not a PANIC (as data_sync_retry = off
+ * Writes second to STATE_FILE and, with sync, fsyncs it; reports a failure
+ * at elevel and returns false.  Without sync the second survives a restart
+ * of the server, not one of its OS (redo of old seconds, B36G_REDO_WINDOW_S).
+ * A failed fsync is not a PANIC (as data_sync_retry = off
  * would make it): the record is small and rewritten whole before every fsync,
  * so the next successful fsync makes it durable; until then no id of the new
  * second is handed out.
  */
 static bool
-state_file_write(int64 second, int elevel)
+state_file_write(int64 second, int elevel, bool sync)
 {
 	state_record rec = {.magic = STATE_MAGIC,.crc = 0,.second = second};
 	int			fd;
@@ -239,15 +241,21 @@ state_file_write(int64 second, int elevel)
 				 errmsg("could not open file \"%s\": %m", STATE_FILE)));
 		return false;
 	}
+	/* a new file, synced or not later, has its directory entry synced now */
+	if (created)
+		sync = true;
 	/* one 16-byte write at offset 0 cannot be torn (as pg_control's) */
 	errno = 0;
-	idgen_stats_io_start(IDGEN_WAIT_STATE_FILE_SYNC, &t0);
+	/* the statistics count fsyncs: replay's writes without one are not */
+	if (sync)
+		idgen_stats_io_start(IDGEN_WAIT_STATE_FILE_SYNC, &t0);
 	written = pg_pwrite(fd, &rec, sizeof(rec), 0) == sizeof(rec);
 	if (!written && errno == 0)
 		errno = ENOSPC;
-	synced = written && pg_fsync(fd) == 0;
+	synced = written && (!sync || pg_fsync(fd) == 0);
 	save_errno = errno;
-	idgen_stats_io_end(IDGEN_WAIT_STATE_FILE_SYNC, &t0);
+	if (sync)
+		idgen_stats_io_end(IDGEN_WAIT_STATE_FILE_SYNC, &t0);
 	closed = CloseTransientFile(fd) == 0;
 	if (!synced || !closed)
 		idgen_stats_state_file_failed();
@@ -511,7 +519,7 @@ gen_next_slow(b36g_call *c, b36g_req req, int64 *value)
 					break;
 				case B36G_WRITE_FILE:
 					INSTR_TIME_SET_CURRENT(t0);
-					(void) state_file_write(c->second, ERROR);
+					(void) state_file_write(c->second, ERROR, true);
 					break;
 				case B36G_LOG:
 					{
@@ -607,17 +615,17 @@ base36id_gen_next(int worker, int64 *value)
 
 /* makes the state file hold second (the floor), in redo; the caller holds no lock */
 static void
-redo_write_floor(int64 second)
+redo_write_floor(int64 second, bool sync)
 {
 	/*
 	 * ERROR, a FATAL in the startup process: recovery stops, as when core
 	 * cannot write its own files, before a restartpoint can pass the record,
 	 * and the next start replays it again.
 	 */
-	(void) state_file_write(second, ERROR);
+	(void) state_file_write(second, ERROR, sync);
 
 	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
-	b36g_file_written(&machine, second);
+	b36g_file_written(&machine, second, sync);
 	LWLockRelease(shared->lock);
 }
 
@@ -635,6 +643,7 @@ base36id_redo(XLogReaderState *record)
 	xl_base36id_reserve xlrec;
 	int64		write_file;
 	int64		now;
+	bool		sync;
 
 	/* another extension's record on our id, or a damaged one */
 	if (info != XLOG_BASE36ID_RESERVE || XLogRecGetDataLen(record) != sizeof(xlrec))
@@ -660,11 +669,11 @@ base36id_redo(XLogReaderState *record)
 
 	now = clock_second();
 	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
-	write_file = b36g_redo(&machine, xlrec.second, now);
+	write_file = b36g_redo(&machine, xlrec.second, now, &sync);
 	LWLockRelease(shared->lock);
 
 	if (write_file >= 0)
-		redo_write_floor(write_file);
+		redo_write_floor(write_file, sync);
 
 	/*
 	 * A primary's session may wait for the replay of any reservation
@@ -677,8 +686,8 @@ base36id_redo(XLogReaderState *record)
 }
 
 /*
- * End of redo, when something was replayed: the seconds replayed without a
- * write (older than B36G_REDO_WINDOW_S) go to the file once.
+ * End of redo, when something was replayed: the seconds replayed without an
+ * fsync (older than B36G_REDO_WINDOW_S) are fsync'd once.
  */
 static void
 base36id_redo_end(void)
@@ -689,7 +698,7 @@ base36id_redo_end(void)
 	write_file = b36g_redo_end(&machine);
 	LWLockRelease(shared->lock);
 	if (write_file >= 0)
-		redo_write_floor(write_file);
+		redo_write_floor(write_file, true);
 }
 
 static void

@@ -31,6 +31,7 @@ b36g_start(b36g *g, int64_t file_second, int64_t clock_second, bool archive_reco
 
 	sh->floor = hw;
 	sh->file_second = file_second;
+	sh->file_synced = file_second;
 	sh->archive_recovery = archive_recovery;
 	sh->damaged = damaged;
 	sh->budget = budget;
@@ -41,15 +42,15 @@ b36g_start(b36g *g, int64_t file_second, int64_t clock_second, bool archive_reco
 }
 
 int64_t
-b36g_redo(b36g *g, int64_t second, int64_t clock_second)
+b36g_redo(b36g *g, int64_t second, int64_t clock_second, bool *sync)
 {
 	b36g_shared *sh = g->sh;
 
 	if (second > sh->floor)
 		sh->floor = second;
+	*sync = second >= clock_second - B36G_REDO_WINDOW_S;
 	/* a damaged file is left for the administrator to look at */
-	if (second > sh->file_second && sh->damaged == 0 &&
-		second >= clock_second - B36G_REDO_WINDOW_S)
+	if (second > sh->file_second && sh->damaged == 0)
 		return sh->floor;
 	return -1;
 }
@@ -57,17 +58,19 @@ b36g_redo(b36g *g, int64_t second, int64_t clock_second)
 int64_t
 b36g_redo_end(b36g *g)
 {
-	/* the seconds replayed without a write, once */
-	if (g->sh->floor > g->sh->file_second && g->sh->damaged == 0)
+	/* the seconds replayed without an fsync, once */
+	if (g->sh->floor > g->sh->file_synced && g->sh->damaged == 0)
 		return g->sh->floor;
 	return -1;
 }
 
 void
-b36g_file_written(b36g *g, int64_t second)
+b36g_file_written(b36g *g, int64_t second, bool synced)
 {
 	if (second > g->sh->file_second)
 		g->sh->file_second = second;
+	if (synced && second > g->sh->file_synced)
+		g->sh->file_synced = second;
 }
 
 bool
@@ -254,7 +257,7 @@ b36g_step(b36g *g, b36g_call *c, uint64_t now_ms, b36g_view_fn read_view, void *
 		case P_RES_FLUSH:
 			/* flushed: published, and the waiting calls are woken */
 			if (c->wrote_file)
-				b36g_file_written(g, c->second);
+				b36g_file_written(g, c->second, true);
 			b36s_reserved(&sh->res, &c->sync);
 			c->phase = P_TAKE;
 			return B36G_RESERVED;

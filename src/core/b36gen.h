@@ -36,9 +36,13 @@
 #include "waitline.h"
 
 /*
- * Replay writes the state file only for seconds at most this far behind the
- * clock: older ones (catching up on WAL, point-in-time recovery) are below
- * the clock already, which the floor never goes under after a restart.
+ * Replay fsyncs the state file only for seconds at most this far behind the
+ * clock: older ones (catching up on WAL, point-in-time recovery, a replay
+ * held back) are below the clock already, which the floor never goes under
+ * after a restart.  They are written without an fsync all the same, so that
+ * a restart of the server whose clock was set back keeps them once a
+ * restartpoint has passed their records; only an OS crash before the end of
+ * recovery can lose them.
  */
 #define B36G_REDO_WINDOW_S 60
 
@@ -50,6 +54,8 @@ typedef struct b36g_shared
 {
 	int64_t		floor;			/* counters start used up at this second */
 	int64_t		file_second;	/* highest second in the state file, -1: none */
+	int64_t		file_synced;	/* of those, the highest fsync'd (or found
+								 * at start) */
 	bool		archive_recovery;	/* started as a standby or for PITR, and
 									 * no id generated since */
 	int			damaged;		/* the state file is damaged (the caller's
@@ -123,15 +129,20 @@ extern void b36g_start(b36g *g, int64_t file_second, int64_t clock_second,
 
 /*
  * Replay of a record reserving second, at clock_second: the second the
- * state file must get now (the floor), or -1.
+ * state file must get now (the floor), or -1; *sync whether with an fsync
+ * (B36G_REDO_WINDOW_S).
  */
-extern int64_t b36g_redo(b36g *g, int64_t second, int64_t clock_second);
+extern int64_t b36g_redo(b36g *g, int64_t second, int64_t clock_second,
+						 bool *sync);
 
-/* the end of replay: the second the state file must get (the floor), or -1 */
+/*
+ * The end of replay: the second the state file must get with an fsync (the
+ * floor), or -1.
+ */
 extern int64_t b36g_redo_end(b36g *g);
 
-/* the state file holds second (written by replay, or at its end) */
-extern void b36g_file_written(b36g *g, int64_t second);
+/* the state file holds second (written by replay, or at its end), synced or not */
+extern void b36g_file_written(b36g *g, int64_t second, bool synced);
 
 /* a new call of worker by member, at level (a synchronous_commit value) */
 static inline void

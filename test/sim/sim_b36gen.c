@@ -569,14 +569,16 @@ node_redo(node *n, uint64_t from, uint64_t to)
 	for (i = 0; i < W.nrec; i++)
 	{
 		int64_t		write;
+		bool		sync;
 
 		if (W.wal[i].lsn <= from || W.wal[i].lsn > to || W.wal[i].second < 0)
 			continue;
-		write = b36g_redo(&n->m, W.wal[i].second, node_clock(n));
+		write = b36g_redo(&n->m, W.wal[i].second, node_clock(n), &sync);
 		if (write >= 0)
 		{
+			/* a restart keeps an unsynced write: the world has no OS crash */
 			n->file_second = write;
-			b36g_file_written(&n->m, write);
+			b36g_file_written(&n->m, write, sync);
 		}
 	}
 }
@@ -589,7 +591,7 @@ node_redo_end(node *n)
 	if (write >= 0)
 	{
 		n->file_second = write;
-		b36g_file_written(&n->m, write);
+		b36g_file_written(&n->m, write, true);
 	}
 }
 

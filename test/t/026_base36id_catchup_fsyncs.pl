@@ -2,7 +2,7 @@
 # base36id: a standby catching up on old WAL does not fsync its state file
 # once per replayed second.
 #
-# Replay writes and fsyncs the state file only for seconds within 60 s of
+# Replay fsyncs the state file only for seconds within 60 s of
 # the standby's clock: older ones are below the clock already, which the
 # floor never goes under after a restart.  Here the primary's clock runs a
 # day behind (libfaketime), it generates in 10 seconds of its own, and a

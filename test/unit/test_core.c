@@ -2665,27 +2665,44 @@ static void
 test_b36gen_start_redo(void **state)
 {
 	b36g_call	c;
+	bool		sync;
 
 	(void) state;
 	/* a damaged state file: every call refuses */
 	b36g_start(&g_m, -1, 100, false, 3, 3);
 	b36g_call_init(&c, 0, 0, B36S_OFF);
 	assert_int_equal(g_step(&c, 100), B36G_DAMAGED);
-	assert_int_equal(b36g_redo(&g_m, 300, 300), -1);
+	assert_int_equal(b36g_redo(&g_m, 300, 300, &sync), -1);
 	assert_int_equal(g_shared.floor, 300);
 	assert_int_equal(b36g_redo_end(&g_m), -1);
-	/* replay: every second raises the floor; recent ones go to the file */
+	/* replay: every second raises the floor and goes to the file */
 	g_reset(50, 100);
-	assert_int_equal(b36g_redo(&g_m, 120, 180), 120);
-	b36g_file_written(&g_m, 120);
-	assert_int_equal(b36g_redo(&g_m, 119, 180), -1);
-	/* 60 s behind the clock, not 61 */
-	assert_int_equal(b36g_redo(&g_m, 130, 190), 130);
-	b36g_file_written(&g_m, 130);
-	assert_int_equal(b36g_redo(&g_m, 140, 201), -1);
-	assert_int_equal(g_shared.floor, 140);
-	assert_int_equal(b36g_redo_end(&g_m), 140);
-	b36g_file_written(&g_m, 140);
+	assert_int_equal(b36g_redo(&g_m, 120, 180, &sync), 120);
+	assert_true(sync);
+	b36g_file_written(&g_m, 120, sync);
+	assert_int_equal(b36g_redo(&g_m, 119, 180, &sync), -1);
+	/* fsync'd 60 s behind the clock, not 61 */
+	assert_int_equal(b36g_redo(&g_m, 130, 190, &sync), 130);
+	assert_true(sync);
+	b36g_file_written(&g_m, 130, sync);
+	assert_int_equal(b36g_redo_end(&g_m), -1);
+	/* older: written all the same (a restart keeps it), fsync'd at the end */
+	assert_int_equal(b36g_redo(&g_m, 140, 201, &sync), 140);
+	assert_false(sync);
+	b36g_file_written(&g_m, 140, sync);
+	assert_int_equal(g_shared.file_second, 140);
+	assert_int_equal(b36g_redo(&g_m, 140, 202, &sync), -1);
+	assert_int_equal(b36g_redo(&g_m, 150, 260, &sync), 150);
+	assert_false(sync);
+	b36g_file_written(&g_m, 150, sync);
+	assert_int_equal(g_shared.floor, 150);
+	assert_int_equal(b36g_redo_end(&g_m), 150);
+	b36g_file_written(&g_m, 150, true);
+	assert_int_equal(b36g_redo_end(&g_m), -1);
+	/* a restart (the file as written, synced or not) fsyncs nothing anew */
+	b36g_start(&g_m, 150, 90, true, 0, 3);
+	assert_int_equal(g_shared.floor, 150);
+	assert_int_equal(b36g_redo(&g_m, 145, 91, &sync), -1);
 	assert_int_equal(b36g_redo_end(&g_m), -1);
 	/* the first generation after a promotion skips the clock's second */
 	b36g_start(&g_m, 10, 100, true, 0, 3);
