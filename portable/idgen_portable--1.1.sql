@@ -13,10 +13,21 @@
 -- The schema is written as extension scripts write it (@-extschema-@ without the
 -- hyphens), and only outside quoted text: the psql script puts a variable there.
 --
--- Every function pins search_path (SET search_path FROM CURRENT: the value
--- set below), pg_catalog first; the schema must belong to the installing
--- role alone (checked below), so nothing another role creates can be found
--- by a name these functions use.
+-- How each function finds the names it uses: no name is looked up in the
+-- caller's search_path.
+--  - SQL functions with a SQL-standard body (RETURN ...: the generators, the
+--    extractors and bounds, _aes) are bound when they are made, with the
+--    search_path set below, and name everything with its schema.  The
+--    planner inlines them into the caller's query.
+--  - The generators' workers (_iuid_generate and the others), PL/pgSQL that
+--    the generators call, have no SET clause, which would cost more than
+--    their own work: every name in them is written with its schema, and
+--    they call no function of this edition.
+--  - Every other function pins search_path (SET search_path FROM CURRENT:
+--    the value set below), pg_catalog first, and reaches this edition's
+--    helpers through it.
+-- The schema must belong to the installing role alone (checked below), so
+-- nothing another role creates can be found by a name these functions use.
 --
 -- Per-session state: the generators keep their last id in custom settings
 -- of the session (idgen_portable.<generator>), written with set_config(),
@@ -63,17 +74,26 @@ CREATE OR REPLACE FUNCTION @extschema@.idgen_portable_version() RETURNS pg_catal
 	AS $$SELECT '1.1'$$;
 COMMENT ON FUNCTION @extschema@.idgen_portable_version() IS 'version of the idgen_portable scripts installed in this schema';
 
--- How the functions below are written: each is one PL/pgSQL function whose
--- work is simple expressions (PL/pgSQL evaluates those without the
--- executor), with helper functions on error paths only, as far as that
--- goes: a nested call, a PERFORM or a SQL function with a SET clause costs
--- more than the rest of a generator.  Code that several generators share is
--- written once, as a template (a "template" line), and generate.py writes it
--- into each function that names it.
+-- How the functions below are written, for speed (CONTRIBUTING.md, "The
+-- SQL edition", has the measurements):
+--  - A generator is a SQL function whose body is one call, inlined into the
+--    caller's query: it reads the session's state, the clock and
+--    gen_random_uuid() there, as arguments of its worker.  The worker is one
+--    PL/pgSQL function of few statements, simple expressions all (PL/pgSQL
+--    evaluates those without the executor), that raises its errors itself:
+--    a call of a PL/pgSQL function, a SET clause or a PERFORM costs more
+--    than the rest of a generator.
+--  - Extractors and bounds are one expression each (IMMUTABLE, not STRICT:
+--    a NULL argument gives NULL through the expression itself), inlined;
+--    their refusals call a PL/pgSQL helper, on that branch only.
+-- Code that several functions share is written once, as a template (a
+-- "template" line), and generate.py writes it into each function that names
+-- it.
 --
--- Random bits come from gen_random_uuid() (pg_strong_random): of its text,
--- the hexadecimal digits at positions 1-8, 10-13, 16-18, 21-23 and 25-36
--- are random, 116 bits.
+-- Random bits: gen_random_uuid() (pg_strong_random) has 122 random bits;
+-- the workers take them as uuid_hash_extended() of it with seeds 0 and 1,
+-- two 64-bit values that mix all of them (as unpredictable as they are),
+-- which costs a tenth of cutting its text into fields.
 
 --
 -- Errors, as the C types report them
@@ -123,39 +143,46 @@ END
 $$;
 COMMENT ON FUNCTION @extschema@._units(pg_catalog.timestamptz, pg_catalog.text) IS 'internal: a time in an id type''s milliseconds';
 
-CREATE OR REPLACE FUNCTION @extschema@._clock_out_of_span(typname pg_catalog.text) RETURNS pg_catalog.void
-	LANGUAGE plpgsql VOLATILE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-BEGIN
-	RAISE EXCEPTION 'the system clock is outside the time span of type %', typname
-		USING ERRCODE = '22008', DETAIL = pg_catalog.format('Type %s represents times from %s.', typname,
-			CASE
-				WHEN typname OPERATOR(pg_catalog.=) 'iuid' THEN '1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC'
-				WHEN typname OPERATOR(pg_catalog.=) 'distid' THEN '1900-01-01 00:00:00 UTC to 3014-12-13 12:41:28.831 UTC (the generator''s 45-bit timestamps)'
-				WHEN typname OPERATOR(pg_catalog.=) 'DistributedId128' THEN '1700-01-01 00:00:00 UTC to 10619-08-04 05:31:50.655 UTC'
-				WHEN typname OPERATOR(pg_catalog.=) 'flaxid' THEN '2015-01-01 00:00:00 UTC to 2049-11-03 19:53:47.775 UTC' END);
-END
-$$;
-COMMENT ON FUNCTION @extschema@._clock_out_of_span(pg_catalog.text) IS 'internal: the error of a clock outside a generator''s span';
+-- The time ms milliseconds after 1970-01-01 00:00:00 UTC, exactly: whole
+-- seconds and milliseconds apart, as a float8 holds their products with
+-- 10^6 and 10^3 exactly for every millisecond of the types' spans, which
+-- the product of the whole count with 10^3 is not beyond the year 4253.
+-- IMMUTABLE (timestamp arithmetic, then UTC: no time zone setting), so
+-- that it is inlined, and with it the functions that use it.
+CREATE OR REPLACE FUNCTION @extschema@._ms_time(ms bigint) RETURNS pg_catalog.timestamptz
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN pg_catalog.timezone(interval '0', '1970-01-01 00:00:00'::timestamp
+		OPERATOR(pg_catalog.+) ((ms OPERATOR(pg_catalog./) 1000)::pg_catalog.float8 OPERATOR(pg_catalog.*) interval '1 second')
+		OPERATOR(pg_catalog.+) ((ms OPERATOR(pg_catalog.%) 1000)::pg_catalog.float8 OPERATOR(pg_catalog.*) interval '1 millisecond'));
+COMMENT ON FUNCTION @extschema@._ms_time(bigint) IS 'internal: the time of milliseconds since 1970, exactly';
 
 --
 -- Per-session generator state
 --
 
+-- A generator's body: the arguments its worker takes from the session and
+-- the clock, read in the caller's query (an inlined SQL function costs
+-- nothing of its own): the state st, the setting idgen_portable.GEN ('' if
+-- unset); p, the prefix "PID," that marks a state this process wrote; the
+-- clock us, in Unix microseconds; a random uuid u.
+
+-- A worker's error for a clock outside its type's span (the worker calls
+-- no function of this edition)
+
 -- The monotonic random scheme of SPEC.md ("common rules"), written into
--- each generator that uses it by generate.py (a function call would cost
--- as much again as the rest of the generator): the next (ms, rand) from the
--- clock reading now_ms (the type's milliseconds) and us (Unix
--- microseconds), for a random field of LOW + 9 bits whose largest value is
--- TOP.  The top 9 bits of a fresh field are the fraction of the
--- millisecond (as many clock bits as a microsecond clock tells apart), the
--- rest random; in the same millisecond a later fraction takes a fresh
--- field, else the last field plus a random increment of 1..2^32; on
+-- each worker that uses it by generate.py: the next (ms, rand) from the
+-- state st (the session's last id, "PID,ms,rand"), now_ms (the clock in the
+-- type's milliseconds) and frac (the fraction of that millisecond, 9 bits:
+-- as many clock bits as a microsecond clock tells apart), for a random
+-- field of LOW + 9 bits whose largest value is TOP.  A fresh field is frac
+-- on top of LOW random bits; in the same millisecond a later fraction takes
+-- a fresh field, else the last field plus a random increment of 1..2^32; on
 -- overflow the next millisecond is borrowed (fraction 0); a clock more than
--- 1 s behind the last id is followed.  The state is the setting
--- idgen_portable.GEN, "PID,ms,rand", used only when this process wrote it
--- (not a role's or a database's default; a value malformed under this
--- process's PID is an error, never an id).  The generator declares the
--- variables.
+-- 1 s behind the last id is followed.  The state counts only when this
+-- process wrote it (st starts with p: not a role's or a database's
+-- default); under this process's PID a field that is no bigint is an error,
+-- never an id, and a random field out of range is not followed.  The
+-- worker declares now_ms, frac, ms and rand.
 
 --
 -- iuid (in uuid)
@@ -250,208 +277,211 @@ END
 $$;
 COMMENT ON FUNCTION @extschema@.iuid(pg_catalog.text) IS 'text to iuid (a uuid), checked as the C type''s input checks it: uuid syntax, version 8, variant 10';
 
-CREATE OR REPLACE FUNCTION @extschema@.iuid(id pg_catalog.uuid) RETURNS pg_catalog.uuid
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-DECLARE
-	t pg_catalog.text := id::pg_catalog.text;
-BEGIN
-	IF pg_catalog.substr(t, 15, 1) OPERATOR(pg_catalog.<>) '8' OR NOT (pg_catalog.substr(t, 20, 1) OPERATOR(pg_catalog.=) ANY (ARRAY['8', '9', 'a', 'b'])) THEN
-		PERFORM _iuid_refuse(id, t);
-	END IF;
-	RETURN id;
-END
-$$;
-COMMENT ON FUNCTION @extschema@.iuid(pg_catalog.uuid) IS 'the uuid if it is an iuid (version 8, variant 10), checked as the cast uuid to iuid checks it';
+-- Whether X (a uuid) is an iuid: version nibble 8, variant 10
 
-CREATE OR REPLACE FUNCTION @extschema@._iuid_arg(value int, field pg_catalog.text) RETURNS int
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
+-- 22P02 for a uuid that is not an iuid (the branch of the inlined functions
+-- below that refuses), as a value of the type of kind (NULL: the caller's
+-- result type)
+CREATE OR REPLACE FUNCTION @extschema@._iuid_refused(id pg_catalog.uuid, kind pg_catalog.anyelement) RETURNS pg_catalog.anyelement
+	LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	IF NOT ((value OPERATOR(pg_catalog.>=) 0 AND value OPERATOR(pg_catalog.<=) 255)) THEN
-		PERFORM _invalid(pg_catalog.format('iuid %s %s is out of range', field, value), 'Valid values are from 0 to 255.', '22003');
-	END IF;
-	RETURN value;
+	PERFORM _iuid_refuse(id, id::pg_catalog.text);
+	RETURN kind;
 END
 $$;
-COMMENT ON FUNCTION @extschema@._iuid_arg(int, pg_catalog.text) IS 'internal: the error for a country or entity out of range';
+COMMENT ON FUNCTION @extschema@._iuid_refused(pg_catalog.uuid, pg_catalog.anyelement) IS 'internal: the error for a uuid that is not an iuid, in an expression';
+
+CREATE OR REPLACE FUNCTION @extschema@.iuid(id pg_catalog.uuid) RETURNS pg_catalog.uuid
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN CASE WHEN
+		(pg_catalog.get_byte(pg_catalog.uuid_send(id), 6) OPERATOR(pg_catalog.>>) 4) OPERATOR(pg_catalog.=) 8
+		AND (pg_catalog.get_byte(pg_catalog.uuid_send(id), 8) OPERATOR(pg_catalog.>>) 6) OPERATOR(pg_catalog.=) 2
+		THEN id WHEN id IS NOT NULL THEN @extschema@._iuid_refused(id, id) END;
+COMMENT ON FUNCTION @extschema@.iuid(pg_catalog.uuid) IS 'the uuid if it is an iuid (version 8, variant 10), checked as the cast uuid to iuid checks it';
 
 -- iuid's 16 bytes (SPEC.md): ms | ver 8 | format version | country, then
 -- var 0b10 | entity | 54 random bits
 
-CREATE OR REPLACE FUNCTION @extschema@.iuid_generate(country pg_catalog.int4, entity pg_catalog.int4) RETURNS pg_catalog.uuid
-	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SET search_path FROM CURRENT AS $$
+-- A worker's check of country and entity (0-255, 22003)
+
+-- The state is written, then the id made: one statement (a second costs
+-- more than the expressions).
+
+-- iuid_generate's worker (its caller reads the arguments: the template
+-- state); NULL when country or entity is
+CREATE OR REPLACE FUNCTION @extschema@._iuid_generate(st pg_catalog.text, p pg_catalog.text, us bigint, u pg_catalog.uuid,
+	country pg_catalog.int4, entity pg_catalog.int4) RETURNS pg_catalog.uuid
+	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
 DECLARE
-	us bigint := (pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000)::bigint;
 	now_ms bigint := us OPERATOR(pg_catalog./) 1000;
-	frac bigint;
-	pid pg_catalog.text;
-	st pg_catalog.text;
-	u pg_catalog.text;
-	s_ms bigint;
-	s_rand bigint;
+	frac bigint := ((us OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.<<) 9) OPERATOR(pg_catalog./) 1000;
 	ms bigint;
 	rand bigint;
-	inc bigint;
 BEGIN
-	IF NOT ((country OPERATOR(pg_catalog.>=) 0 AND country OPERATOR(pg_catalog.<=) 255)) OR NOT ((entity OPERATOR(pg_catalog.>=) 0 AND entity OPERATOR(pg_catalog.<=) 255)) THEN
-		PERFORM _iuid_arg(country, 'country'), _iuid_arg(entity, 'entity');
-	END IF;
-	frac := ((us OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.<<) 9) OPERATOR(pg_catalog./) 1000;
-	pid := pg_catalog.pg_backend_pid() OPERATOR(pg_catalog.||) ',';
-	st := pg_catalog.current_setting('idgen_portable.iuid', true);
-	u := pg_catalog.gen_random_uuid()::pg_catalog.text;
-	IF pg_catalog.starts_with(st, pid) AND st OPERATOR(pg_catalog.~) '^[0-9]+,[0-9]+,[0-9]+$' THEN
-		s_ms := pg_catalog.split_part(st, ',', 2)::bigint;
-		s_rand := pg_catalog.split_part(st, ',', 3)::bigint;
-	END IF;
-	IF s_ms IS NULL OR s_rand OPERATOR(pg_catalog.>) 18014398509481983 OR now_ms OPERATOR(pg_catalog.>) s_ms OR s_ms OPERATOR(pg_catalog.-) now_ms OPERATOR(pg_catalog.>) 1000
-		OR (now_ms OPERATOR(pg_catalog.=) s_ms AND frac OPERATOR(pg_catalog.>) (s_rand OPERATOR(pg_catalog.>>) 45)) THEN
-		ms := now_ms;
-		rand := (frac OPERATOR(pg_catalog.<<) 45) OPERATOR(pg_catalog.|) (('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 25, 12))::bit(48)::bigint OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 45) OPERATOR(pg_catalog.-) 1));
-	ELSE
-		inc := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 1, 8))::bit(32)::bigint OPERATOR(pg_catalog.+) 1;
-		IF s_rand OPERATOR(pg_catalog.>) (18014398509481983 OPERATOR(pg_catalog.-) inc) THEN
-			ms := s_ms OPERATOR(pg_catalog.+) 1;		-- borrow the next millisecond
-			rand := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 25, 12))::bit(48)::bigint OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 45) OPERATOR(pg_catalog.-) 1);
-		ELSE
-			ms := s_ms;
-			rand := s_rand OPERATOR(pg_catalog.+) inc;
+	IF NOT (country OPERATOR(pg_catalog.>=) 0 AND country OPERATOR(pg_catalog.<=) 255 AND entity OPERATOR(pg_catalog.>=) 0 AND entity OPERATOR(pg_catalog.<=) 255) THEN
+		IF NOT (country OPERATOR(pg_catalog.>=) 0 AND country OPERATOR(pg_catalog.<=) 255) THEN
+			RAISE EXCEPTION 'iuid country % is out of range', country USING ERRCODE = '22003', DETAIL = 'Valid values are from 0 to 255.';
 		END IF;
+		RAISE EXCEPTION 'iuid entity % is out of range', entity USING ERRCODE = '22003', DETAIL = 'Valid values are from 0 to 255.';
+	END IF;
+	IF pg_catalog.starts_with(st, p) THEN
+		ms := pg_catalog.split_part(st, ',', 2)::bigint;
+		rand := pg_catalog.split_part(st, ',', 3)::bigint;
+	END IF;
+	IF ms IS NULL OR rand OPERATOR(pg_catalog.<) 0 OR rand OPERATOR(pg_catalog.>) 18014398509481983 OR now_ms OPERATOR(pg_catalog.>) ms
+		OR ms OPERATOR(pg_catalog.-) now_ms OPERATOR(pg_catalog.>) 1000 OR (now_ms OPERATOR(pg_catalog.=) ms AND frac OPERATOR(pg_catalog.>) (rand OPERATOR(pg_catalog.>>) 45)) THEN
+		ms := now_ms;
+		rand := (frac OPERATOR(pg_catalog.<<) 45) OPERATOR(pg_catalog.|) (pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 45) OPERATOR(pg_catalog.-) 1));
+	ELSIF rand OPERATOR(pg_catalog.>) (18014398509481983 OPERATOR(pg_catalog.-) 1 OPERATOR(pg_catalog.-) (pg_catalog.uuid_hash_extended(u, 1) OPERATOR(pg_catalog.&) 4294967295)) THEN
+		ms := ms OPERATOR(pg_catalog.+) 1;		-- borrow the next millisecond
+		rand := pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 45) OPERATOR(pg_catalog.-) 1);
+	ELSE
+		rand := rand OPERATOR(pg_catalog.+) (pg_catalog.uuid_hash_extended(u, 1) OPERATOR(pg_catalog.&) 4294967295) OPERATOR(pg_catalog.+) 1;
 	END IF;
 	IF now_ms OPERATOR(pg_catalog.<) 0 OR ms OPERATOR(pg_catalog.>) 281474976710655 THEN
-		PERFORM _clock_out_of_span('iuid');
+		RAISE EXCEPTION 'the system clock is outside the time span of type %', 'iuid'
+			USING ERRCODE = '22008', DETAIL = pg_catalog.format('Type %s represents times from %s.', 'iuid',
+				CASE
+					WHEN 'iuid' OPERATOR(pg_catalog.=) 'iuid' THEN '1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC'
+					WHEN 'iuid' OPERATOR(pg_catalog.=) 'distid' THEN '1900-01-01 00:00:00 UTC to 3014-12-13 12:41:28.831 UTC (the generator''s 45-bit timestamps)'
+					WHEN 'iuid' OPERATOR(pg_catalog.=) 'DistributedId128' THEN '1700-01-01 00:00:00 UTC to 10619-08-04 05:31:50.655 UTC'
+					WHEN 'iuid' OPERATOR(pg_catalog.=) 'flaxid' THEN '2015-01-01 00:00:00 UTC to 2049-11-03 19:53:47.775 UTC' END);
 	END IF;
-	st := pg_catalog.set_config('idgen_portable.iuid', pid OPERATOR(pg_catalog.||) ms OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) rand, false);
-	RETURN pg_catalog.encode(pg_catalog.int8send((ms OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 32768 OPERATOR(pg_catalog.|) country) OPERATOR(pg_catalog.||) pg_catalog.int8send(-9223372036854775808 OPERATOR(pg_catalog.|) (entity::bigint OPERATOR(pg_catalog.<<) 54) OPERATOR(pg_catalog.|) rand),
-				  'hex')::pg_catalog.uuid;
+	RETURN CASE WHEN pg_catalog.set_config('idgen_portable.iuid', p OPERATOR(pg_catalog.||) ms OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) rand, false) IS NOT NULL THEN
+		pg_catalog.encode(pg_catalog.int8send((ms OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 32768 OPERATOR(pg_catalog.|) country)
+						  OPERATOR(pg_catalog.||) pg_catalog.int8send(-9223372036854775808 OPERATOR(pg_catalog.|) (entity::bigint OPERATOR(pg_catalog.<<) 54) OPERATOR(pg_catalog.|) rand),
+						  'hex')::pg_catalog.uuid END;
 END
 $$;
+COMMENT ON FUNCTION @extschema@._iuid_generate(pg_catalog.text, pg_catalog.text, bigint, pg_catalog.uuid, pg_catalog.int4, pg_catalog.int4) IS 'internal: the work of iuid_generate(country, entity)';
+
+CREATE OR REPLACE FUNCTION @extschema@.iuid_generate(country pg_catalog.int4, entity pg_catalog.int4) RETURNS pg_catalog.uuid
+	LANGUAGE sql VOLATILE PARALLEL UNSAFE
+	RETURN @extschema@._iuid_generate(
+		coalesce(pg_catalog.current_setting('idgen_portable.iuid', true), ''), pg_catalog.pg_backend_pid()::pg_catalog.text OPERATOR(pg_catalog.||) ',',
+		(pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000)::bigint, pg_catalog.gen_random_uuid()
+		, country, entity);
 COMMENT ON FUNCTION @extschema@.iuid_generate(pg_catalog.int4, pg_catalog.int4) IS 'new iuid (a uuid) for country and entity (0-255), increasing within the session';
 
 -- Backfill (SPEC.md): calls for a millisecond the current walk covers
 -- (from the one it began in to the last borrowed one) continue it; any
 -- other starts a fresh walk there, its random field's top bit clear.  The
--- state is the setting idgen_portable.iuid_at: "PID,began,ms,rand".
-CREATE OR REPLACE FUNCTION @extschema@.iuid_generate(country pg_catalog.int4, entity pg_catalog.int4, at pg_catalog.timestamptz) RETURNS pg_catalog.uuid
-	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SET search_path FROM CURRENT AS $$
+-- state is the setting idgen_portable.iuid_at: "PID,began,ms,rand" (under
+-- this process's PID a field that is no bigint is an error).
+CREATE OR REPLACE FUNCTION @extschema@._iuid_generate_at(st pg_catalog.text, p pg_catalog.text, u pg_catalog.uuid,
+	country pg_catalog.int4, entity pg_catalog.int4, at pg_catalog.timestamptz) RETURNS pg_catalog.uuid
+	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
 DECLARE
-	-- floor, exactly (a float would misplace some milliseconds)
-	at_ms bigint := CASE WHEN pg_catalog.isfinite(at) THEN pg_catalog.floor(extract(epoch FROM at) OPERATOR(pg_catalog.*) 1000)::bigint END;
-	pid pg_catalog.text := pg_catalog.pg_backend_pid() OPERATOR(pg_catalog.||) ',';
-	st pg_catalog.text := pg_catalog.current_setting('idgen_portable.iuid_at', true);
-	u pg_catalog.text := pg_catalog.gen_random_uuid()::pg_catalog.text;
+	at_ms bigint;
 	began bigint;
-	s_ms bigint;
-	s_rand bigint;
 	ms bigint;
 	rand bigint;
-	inc bigint;
 BEGIN
-	IF NOT ((country OPERATOR(pg_catalog.>=) 0 AND country OPERATOR(pg_catalog.<=) 255)) OR NOT ((entity OPERATOR(pg_catalog.>=) 0 AND entity OPERATOR(pg_catalog.<=) 255)) THEN
-		PERFORM _iuid_arg(country, 'country'), _iuid_arg(entity, 'entity');
+	IF NOT (country OPERATOR(pg_catalog.>=) 0 AND country OPERATOR(pg_catalog.<=) 255 AND entity OPERATOR(pg_catalog.>=) 0 AND entity OPERATOR(pg_catalog.<=) 255) THEN
+		IF NOT (country OPERATOR(pg_catalog.>=) 0 AND country OPERATOR(pg_catalog.<=) 255) THEN
+			RAISE EXCEPTION 'iuid country % is out of range', country USING ERRCODE = '22003', DETAIL = 'Valid values are from 0 to 255.';
+		END IF;
+		RAISE EXCEPTION 'iuid entity % is out of range', entity USING ERRCODE = '22003', DETAIL = 'Valid values are from 0 to 255.';
 	END IF;
-	IF at_ms IS NULL OR NOT ((at_ms OPERATOR(pg_catalog.>=) 0 AND at_ms OPERATOR(pg_catalog.<=) 281474976710655)) THEN
-		PERFORM _units(at, 'iuid');
+	IF pg_catalog.isfinite(at) THEN
+		-- floor, exactly (a float would misplace some milliseconds)
+		at_ms := pg_catalog.floor(extract(epoch FROM at) OPERATOR(pg_catalog.*) 1000)::bigint;
 	END IF;
-	IF pg_catalog.starts_with(st, pid) AND st OPERATOR(pg_catalog.~) '^[0-9]+,[0-9]+,[0-9]+,[0-9]+$' THEN
+	IF at_ms IS NULL OR at_ms OPERATOR(pg_catalog.<) 0 OR at_ms OPERATOR(pg_catalog.>) 281474976710655 THEN
+		RAISE EXCEPTION 'timestamp out of range for type %', 'iuid'
+			USING ERRCODE = '22008', DETAIL = 'Type iuid represents times from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC.';
+	END IF;
+	IF pg_catalog.starts_with(st, p) THEN
 		began := pg_catalog.split_part(st, ',', 2)::bigint;
-		s_ms := pg_catalog.split_part(st, ',', 3)::bigint;
-		s_rand := pg_catalog.split_part(st, ',', 4)::bigint;
+		ms := pg_catalog.split_part(st, ',', 3)::bigint;
+		rand := pg_catalog.split_part(st, ',', 4)::bigint;
 	END IF;
-	IF s_ms IS NULL OR s_rand OPERATOR(pg_catalog.>) 18014398509481983 OR at_ms OPERATOR(pg_catalog.<) began OR at_ms OPERATOR(pg_catalog.>) s_ms THEN
+	IF ms IS NULL OR rand OPERATOR(pg_catalog.<) 0 OR rand OPERATOR(pg_catalog.>) 18014398509481983 OR at_ms OPERATOR(pg_catalog.<) began OR at_ms OPERATOR(pg_catalog.>) ms THEN
 		began := at_ms;
 		ms := at_ms;
-		rand := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 10, 4) OPERATOR(pg_catalog.||) pg_catalog.substr(u, 25, 12))::bit(64)::bigint OPERATOR(pg_catalog.&) 9007199254740991;
+		rand := pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) 9007199254740991;
+	ELSIF rand OPERATOR(pg_catalog.>) (18014398509481982 OPERATOR(pg_catalog.-) (pg_catalog.uuid_hash_extended(u, 1) OPERATOR(pg_catalog.&) 4294967295)) THEN
+		ms := ms OPERATOR(pg_catalog.+) 1;		-- borrow the next millisecond
+		rand := pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) 9007199254740991;
 	ELSE
-		inc := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 1, 8))::bit(32)::bigint OPERATOR(pg_catalog.+) 1;
-		IF s_rand OPERATOR(pg_catalog.>) (18014398509481983 OPERATOR(pg_catalog.-) inc) THEN
-			ms := s_ms OPERATOR(pg_catalog.+) 1;		-- borrow the next millisecond
-			rand := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 10, 4) OPERATOR(pg_catalog.||) pg_catalog.substr(u, 25, 12))::bit(64)::bigint OPERATOR(pg_catalog.&) 9007199254740991;
-		ELSE
-			ms := s_ms;
-			rand := s_rand OPERATOR(pg_catalog.+) inc;
-		END IF;
+		rand := rand OPERATOR(pg_catalog.+) (pg_catalog.uuid_hash_extended(u, 1) OPERATOR(pg_catalog.&) 4294967295) OPERATOR(pg_catalog.+) 1;
 	END IF;
 	IF ms OPERATOR(pg_catalog.>) 281474976710655 THEN
-		-- plpgsql_check: error 22008 [timestamp out of range for type iuid] this statement exists
-		-- to raise the type's out-of-range error (22008 with _units' detail) once the millisecond
-		-- walks past the type's last one; _units is IMMUTABLE, so the planner folds the call with
-		-- its constant arguments, and raises, when plpgsql_check prepares the statement.
-		PERFORM _units(NULL, 'iuid');
+		-- the walk went past the type's last millisecond
+		RAISE EXCEPTION 'timestamp out of range for type %', 'iuid'
+			USING ERRCODE = '22008', DETAIL = 'Type iuid represents times from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC.';
 	END IF;
-	st := pg_catalog.set_config('idgen_portable.iuid_at', pid OPERATOR(pg_catalog.||) began OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) ms OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) rand, false);
-	RETURN pg_catalog.encode(pg_catalog.int8send((ms OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 32768 OPERATOR(pg_catalog.|) country) OPERATOR(pg_catalog.||) pg_catalog.int8send(-9223372036854775808 OPERATOR(pg_catalog.|) (entity::bigint OPERATOR(pg_catalog.<<) 54) OPERATOR(pg_catalog.|) rand),
-				  'hex')::pg_catalog.uuid;
+	RETURN CASE WHEN pg_catalog.set_config('idgen_portable.iuid_at', p OPERATOR(pg_catalog.||) began OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) ms OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) rand, false) IS NOT NULL THEN
+		pg_catalog.encode(pg_catalog.int8send((ms OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 32768 OPERATOR(pg_catalog.|) country)
+						  OPERATOR(pg_catalog.||) pg_catalog.int8send(-9223372036854775808 OPERATOR(pg_catalog.|) (entity::bigint OPERATOR(pg_catalog.<<) 54) OPERATOR(pg_catalog.|) rand),
+						  'hex')::pg_catalog.uuid END;
 END
 $$;
+COMMENT ON FUNCTION @extschema@._iuid_generate_at(pg_catalog.text, pg_catalog.text, pg_catalog.uuid, pg_catalog.int4, pg_catalog.int4, pg_catalog.timestamptz) IS 'internal: the work of iuid_generate(country, entity, at)';
+
+CREATE OR REPLACE FUNCTION @extschema@.iuid_generate(country pg_catalog.int4, entity pg_catalog.int4, at pg_catalog.timestamptz) RETURNS pg_catalog.uuid
+	LANGUAGE sql VOLATILE PARALLEL UNSAFE
+	RETURN @extschema@._iuid_generate_at(coalesce(pg_catalog.current_setting('idgen_portable.iuid_at', true), ''),
+		pg_catalog.pg_backend_pid()::pg_catalog.text OPERATOR(pg_catalog.||) ',', pg_catalog.gen_random_uuid(), country, entity, at);
 COMMENT ON FUNCTION @extschema@.iuid_generate(pg_catalog.int4, pg_catalog.int4, pg_catalog.timestamptz) IS 'iuid (a uuid) for a given time (backfill); consecutive calls of the session for one millisecond never repeat';
 
+-- The milliseconds of TS (a timestamptz) since LO, the start of a type's
+-- span; up to HI, the millisecond after its end (22008 outside: _units)
+
+-- The 48 bits of a uuid X before its version nibble, a bigint
+
 CREATE OR REPLACE FUNCTION @extschema@.iuid_from_timestamp(pg_catalog.timestamptz) RETURNS pg_catalog.uuid
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-BEGIN
-	RETURN pg_catalog.encode(pg_catalog.int8send((_units($1, 'iuid') OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 32768) OPERATOR(pg_catalog.||) '\x8000000000000000'::pg_catalog.bytea, 'hex')::pg_catalog.uuid;
-END
-$$;
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN pg_catalog.encode(pg_catalog.int8send((
+		CASE WHEN $1 OPERATOR(pg_catalog.>=) '1970-01-01 00:00:00+00'::pg_catalog.timestamptz AND $1 OPERATOR(pg_catalog.<) '10889-08-02 05:31:50.656+00'::pg_catalog.timestamptz
+			THEN pg_catalog.floor(extract(epoch FROM $1 OPERATOR(pg_catalog.-) '1970-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000)::bigint
+			WHEN $1 IS NOT NULL THEN @extschema@._units($1, 'iuid') END
+		OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 32768) OPERATOR(pg_catalog.||) '\x8000000000000000'::pg_catalog.bytea, 'hex')::pg_catalog.uuid;
 COMMENT ON FUNCTION @extschema@.iuid_from_timestamp(pg_catalog.timestamptz) IS 'least iuid of the millisecond: lower bound for partitions and range scans';
 
 CREATE OR REPLACE FUNCTION @extschema@.iuid_max_for_timestamp(pg_catalog.timestamptz) RETURNS pg_catalog.uuid
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-BEGIN
-	RETURN pg_catalog.encode(pg_catalog.int8send((_units($1, 'iuid') OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 36863) OPERATOR(pg_catalog.||) '\xbfffffffffffffff'::pg_catalog.bytea, 'hex')::pg_catalog.uuid;
-END
-$$;
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN pg_catalog.encode(pg_catalog.int8send((
+		CASE WHEN $1 OPERATOR(pg_catalog.>=) '1970-01-01 00:00:00+00'::pg_catalog.timestamptz AND $1 OPERATOR(pg_catalog.<) '10889-08-02 05:31:50.656+00'::pg_catalog.timestamptz
+			THEN pg_catalog.floor(extract(epoch FROM $1 OPERATOR(pg_catalog.-) '1970-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000)::bigint
+			WHEN $1 IS NOT NULL THEN @extschema@._units($1, 'iuid') END
+		OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 36863) OPERATOR(pg_catalog.||) '\xbfffffffffffffff'::pg_catalog.bytea, 'hex')::pg_catalog.uuid;
 COMMENT ON FUNCTION @extschema@.iuid_max_for_timestamp(pg_catalog.timestamptz) IS 'greatest iuid of the millisecond (every later field at its maximum): inclusive upper bound';
 
 CREATE OR REPLACE FUNCTION @extschema@.iuid_timestamp(pg_catalog.uuid) RETURNS pg_catalog.timestamptz
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-DECLARE
-	t pg_catalog.text := $1::pg_catalog.text;
-	ms bigint := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(t, 1, 8) OPERATOR(pg_catalog.||) pg_catalog.substr(t, 10, 4))::bit(48)::bigint;
-BEGIN
-	IF pg_catalog.substr(t, 15, 1) OPERATOR(pg_catalog.<>) '8' OR NOT (pg_catalog.substr(t, 20, 1) OPERATOR(pg_catalog.=) ANY (ARRAY['8', '9', 'a', 'b'])) THEN
-		PERFORM _iuid_refuse($1, t);
-	END IF;
-	RETURN pg_catalog.to_timestamp((ms OPERATOR(pg_catalog./) 1000)::pg_catalog.float8) OPERATOR(pg_catalog.+) ((ms OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.*) interval '1 millisecond');
-END
-$$;
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN CASE WHEN
+		(pg_catalog.get_byte(pg_catalog.uuid_send($1), 6) OPERATOR(pg_catalog.>>) 4) OPERATOR(pg_catalog.=) 8
+		AND (pg_catalog.get_byte(pg_catalog.uuid_send($1), 8) OPERATOR(pg_catalog.>>) 6) OPERATOR(pg_catalog.=) 2
+		THEN @extschema@._ms_time(
+			('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(pg_catalog.uuid_send($1), 1, 6), 'hex'))::bit(48)::bigint
+		) WHEN $1 IS NOT NULL THEN @extschema@._iuid_refused($1, NULL::pg_catalog.timestamptz) END;
 COMMENT ON FUNCTION @extschema@.iuid_timestamp(pg_catalog.uuid) IS 'creation time of an iuid';
 
 CREATE OR REPLACE FUNCTION @extschema@.iuid_country(pg_catalog.uuid) RETURNS pg_catalog.int4
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-DECLARE
-	t pg_catalog.text := $1::pg_catalog.text;
-BEGIN
-	IF pg_catalog.substr(t, 15, 1) OPERATOR(pg_catalog.<>) '8' OR NOT (pg_catalog.substr(t, 20, 1) OPERATOR(pg_catalog.=) ANY (ARRAY['8', '9', 'a', 'b'])) THEN
-		PERFORM _iuid_refuse($1, t);
-	END IF;
-	RETURN ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(t, 17, 2))::bit(8)::pg_catalog.int4;
-END
-$$;
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN CASE WHEN
+		(pg_catalog.get_byte(pg_catalog.uuid_send($1), 6) OPERATOR(pg_catalog.>>) 4) OPERATOR(pg_catalog.=) 8
+		AND (pg_catalog.get_byte(pg_catalog.uuid_send($1), 8) OPERATOR(pg_catalog.>>) 6) OPERATOR(pg_catalog.=) 2
+		THEN pg_catalog.get_byte(pg_catalog.uuid_send($1), 7) WHEN $1 IS NOT NULL THEN @extschema@._iuid_refused($1, NULL::pg_catalog.int4) END;
 COMMENT ON FUNCTION @extschema@.iuid_country(pg_catalog.uuid) IS 'country of an iuid (0-255)';
 
 CREATE OR REPLACE FUNCTION @extschema@.iuid_entity(pg_catalog.uuid) RETURNS pg_catalog.int4
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-DECLARE
-	t pg_catalog.text := $1::pg_catalog.text;
-BEGIN
-	IF pg_catalog.substr(t, 15, 1) OPERATOR(pg_catalog.<>) '8' OR NOT (pg_catalog.substr(t, 20, 1) OPERATOR(pg_catalog.=) ANY (ARRAY['8', '9', 'a', 'b'])) THEN
-		PERFORM _iuid_refuse($1, t);
-	END IF;
-	RETURN (('x' OPERATOR(pg_catalog.||) pg_catalog.substr(t, 20, 3))::bit(12)::pg_catalog.int4 OPERATOR(pg_catalog.>>) 2) OPERATOR(pg_catalog.&) 255;
-END
-$$;
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN CASE WHEN
+		(pg_catalog.get_byte(pg_catalog.uuid_send($1), 6) OPERATOR(pg_catalog.>>) 4) OPERATOR(pg_catalog.=) 8
+		AND (pg_catalog.get_byte(pg_catalog.uuid_send($1), 8) OPERATOR(pg_catalog.>>) 6) OPERATOR(pg_catalog.=) 2
+		THEN ((pg_catalog.get_byte(pg_catalog.uuid_send($1), 8) OPERATOR(pg_catalog.&) 63) OPERATOR(pg_catalog.<<) 2)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(pg_catalog.uuid_send($1), 9) OPERATOR(pg_catalog.>>) 6)
+		WHEN $1 IS NOT NULL THEN @extschema@._iuid_refused($1, NULL::pg_catalog.int4) END;
 COMMENT ON FUNCTION @extschema@.iuid_entity(pg_catalog.uuid) IS 'service entity of an iuid (0-255)';
 
 CREATE OR REPLACE FUNCTION @extschema@.iuid_format_version(pg_catalog.uuid) RETURNS pg_catalog.int4
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-DECLARE
-	t pg_catalog.text := $1::pg_catalog.text;
-BEGIN
-	IF pg_catalog.substr(t, 15, 1) OPERATOR(pg_catalog.<>) '8' OR NOT (pg_catalog.substr(t, 20, 1) OPERATOR(pg_catalog.=) ANY (ARRAY['8', '9', 'a', 'b'])) THEN
-		PERFORM _iuid_refuse($1, t);
-	END IF;
-	RETURN ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(t, 16, 1))::bit(4)::pg_catalog.int4;
-END
-$$;
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN CASE WHEN
+		(pg_catalog.get_byte(pg_catalog.uuid_send($1), 6) OPERATOR(pg_catalog.>>) 4) OPERATOR(pg_catalog.=) 8
+		AND (pg_catalog.get_byte(pg_catalog.uuid_send($1), 8) OPERATOR(pg_catalog.>>) 6) OPERATOR(pg_catalog.=) 2
+		THEN pg_catalog.get_byte(pg_catalog.uuid_send($1), 6) OPERATOR(pg_catalog.&) 15 WHEN $1 IS NOT NULL THEN @extschema@._iuid_refused($1, NULL::pg_catalog.int4) END;
 COMMENT ON FUNCTION @extschema@.iuid_format_version(pg_catalog.uuid) IS 'format version of an iuid (0 today)';
 
 --
@@ -459,7 +489,7 @@ COMMENT ON FUNCTION @extschema@.iuid_format_version(pg_catalog.uuid) IS 'format 
 --
 
 -- the number as a distid, checked as the cast numeric to distid checks it (22003)
-CREATE OR REPLACE FUNCTION @extschema@.distid(id numeric) RETURNS numeric
+CREATE OR REPLACE FUNCTION @extschema@._distid_checked(id numeric) RETURNS numeric
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 DECLARE
 	t pg_catalog.text;
@@ -483,6 +513,13 @@ BEGIN
 	RETURN NULL;
 END
 $$;
+COMMENT ON FUNCTION @extschema@._distid_checked(numeric) IS 'internal: distid(numeric) beyond its common case: the number as a distid, or its error';
+
+-- the number as a distid (inlined: a whole number in range is itself)
+CREATE OR REPLACE FUNCTION @extschema@.distid(id numeric) RETURNS numeric
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN CASE WHEN id OPERATOR(pg_catalog.>=) 0 AND id OPERATOR(pg_catalog.<=) 9999999999999999999999999999 AND pg_catalog.scale(id) OPERATOR(pg_catalog.=) 0
+		THEN id ELSE @extschema@._distid_checked(id) END;
 COMMENT ON FUNCTION @extschema@.distid(numeric) IS 'the number if it is a distid (a whole number from 0 to 10^28-1), checked as the cast numeric to distid checks it';
 
 -- decimal text, read as the C type's input reads it
@@ -507,125 +544,142 @@ COMMENT ON FUNCTION @extschema@.distid(pg_catalog.text) IS 'decimal text to dist
 -- in the past; 48 fresh random bits (0 becomes 1) in a new millisecond; in
 -- the same or an earlier one the last plus a random increment below 2^41;
 -- on overflow a later millisecond still in the past, else a 1 ms sleep.
--- The state is the setting idgen_portable.distid: "PID,ms,rand".
-CREATE OR REPLACE FUNCTION @extschema@.distid_generate() RETURNS numeric
-	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SET search_path FROM CURRENT AS $$
+-- The state is the setting idgen_portable.distid: "PID,ms,rand" (under
+-- this process's PID a field that is no bigint is an error, a negative one
+-- is not followed).
+CREATE OR REPLACE FUNCTION @extschema@._distid_generate(st pg_catalog.text, p pg_catalog.text, us bigint, u pg_catalog.uuid) RETURNS numeric
+	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
 DECLARE
-	pid pg_catalog.text := pg_catalog.pg_backend_pid() OPERATOR(pg_catalog.||) ',';
-	st pg_catalog.text := pg_catalog.current_setting('idgen_portable.distid', true);
-	prev_ts bigint := 0::bigint;
-	prev_rand bigint := 0::bigint;
+	prev_ts bigint;
+	prev_rand bigint;
 	ts bigint;
 	r bigint;
 	inc bigint;
 BEGIN
-	IF pg_catalog.starts_with(st, pid) AND st OPERATOR(pg_catalog.~) '^[0-9]+,[0-9]+,[0-9]+$' THEN
+	IF pg_catalog.starts_with(st, p) THEN
 		prev_ts := pg_catalog.split_part(st, ',', 2)::bigint;
 		prev_rand := least(pg_catalog.split_part(st, ',', 3)::bigint, 281474976710655);
+		IF prev_ts OPERATOR(pg_catalog.<) 0 OR prev_rand OPERATOR(pg_catalog.<) 0 THEN
+			prev_ts := NULL;
+		END IF;
 	END IF;
 	LOOP
-		ts := (pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000)::bigint OPERATOR(pg_catalog./) 1000 OPERATOR(pg_catalog.+) 2208988800000 OPERATOR(pg_catalog.-) 1000;
-		r := greatest(('x' OPERATOR(pg_catalog.||) pg_catalog.substr(pg_catalog.gen_random_uuid()::pg_catalog.text, 25, 12))::bit(48)::bigint, 1);
+		ts := us OPERATOR(pg_catalog./) 1000 OPERATOR(pg_catalog.+) 2208988800000 OPERATOR(pg_catalog.-) 1000;
+		r := greatest(pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) 281474976710655, 1);
 		IF ts OPERATOR(pg_catalog.<=) prev_ts THEN
 			inc := greatest(r OPERATOR(pg_catalog.&) 2199023255551, 1);
 			IF inc OPERATOR(pg_catalog.<=) (281474976710655 OPERATOR(pg_catalog.-) prev_rand) THEN
 				prev_rand := prev_rand OPERATOR(pg_catalog.+) inc;
-				st := pg_catalog.set_config('idgen_portable.distid', pid OPERATOR(pg_catalog.||) prev_ts OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) prev_rand, false);
-				RETURN prev_ts OPERATOR(pg_catalog.*) 281474976710656::numeric OPERATOR(pg_catalog.+) prev_rand;
+				-- the state written, then the id: one statement
+				RETURN CASE WHEN pg_catalog.set_config('idgen_portable.distid', p OPERATOR(pg_catalog.||) prev_ts OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) prev_rand, false) IS NOT NULL
+					THEN prev_ts OPERATOR(pg_catalog.*) 281474976710656::numeric OPERATOR(pg_catalog.+) prev_rand END;
 			END IF;
 			-- overflow: a later millisecond that is still in the past
 			IF prev_ts OPERATOR(pg_catalog.<) (ts OPERATOR(pg_catalog.+) 999) THEN
 				ts := prev_ts OPERATOR(pg_catalog.+) 1;
 			ELSIF prev_ts OPERATOR(pg_catalog.-) (ts OPERATOR(pg_catalog.+) 999) OPERATOR(pg_catalog.<=) 1000 THEN
 				PERFORM pg_catalog.pg_sleep(0.001);
+				us := (pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000)::bigint;
+				u := pg_catalog.gen_random_uuid();
 				CONTINUE;
 			END IF;
 			-- else the clock went back by more than a second: follow it
 		END IF;
-		IF NOT ((ts OPERATOR(pg_catalog.>=) 0 AND ts OPERATOR(pg_catalog.<=) 35184372088831)) THEN
-			PERFORM _clock_out_of_span('distid');
+		IF NOT (ts OPERATOR(pg_catalog.>=) 0 AND ts OPERATOR(pg_catalog.<=) 35184372088831) THEN
+		RAISE EXCEPTION 'the system clock is outside the time span of type %', 'distid'
+			USING ERRCODE = '22008', DETAIL = pg_catalog.format('Type %s represents times from %s.', 'distid',
+				CASE
+					WHEN 'distid' OPERATOR(pg_catalog.=) 'iuid' THEN '1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC'
+					WHEN 'distid' OPERATOR(pg_catalog.=) 'distid' THEN '1900-01-01 00:00:00 UTC to 3014-12-13 12:41:28.831 UTC (the generator''s 45-bit timestamps)'
+					WHEN 'distid' OPERATOR(pg_catalog.=) 'DistributedId128' THEN '1700-01-01 00:00:00 UTC to 10619-08-04 05:31:50.655 UTC'
+					WHEN 'distid' OPERATOR(pg_catalog.=) 'flaxid' THEN '2015-01-01 00:00:00 UTC to 2049-11-03 19:53:47.775 UTC' END);
 		END IF;
-		st := pg_catalog.set_config('idgen_portable.distid', pid OPERATOR(pg_catalog.||) ts OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) r, false);
-		RETURN ts OPERATOR(pg_catalog.*) 281474976710656::numeric OPERATOR(pg_catalog.+) r;
+		RETURN CASE WHEN pg_catalog.set_config('idgen_portable.distid', p OPERATOR(pg_catalog.||) ts OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) r, false) IS NOT NULL
+			THEN ts OPERATOR(pg_catalog.*) 281474976710656::numeric OPERATOR(pg_catalog.+) r END;
 	END LOOP;
 END
 $$;
+COMMENT ON FUNCTION @extschema@._distid_generate(pg_catalog.text, pg_catalog.text, bigint, pg_catalog.uuid) IS 'internal: the work of distid_generate()';
+
+CREATE OR REPLACE FUNCTION @extschema@.distid_generate() RETURNS numeric
+	LANGUAGE sql VOLATILE PARALLEL UNSAFE
+	RETURN @extschema@._distid_generate(
+		coalesce(pg_catalog.current_setting('idgen_portable.distid', true), ''), pg_catalog.pg_backend_pid()::pg_catalog.text OPERATOR(pg_catalog.||) ',',
+		(pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000)::bigint, pg_catalog.gen_random_uuid()
+		);
 COMMENT ON FUNCTION @extschema@.distid_generate() IS 'new DistributedId (a numeric), stamped 1 s in the past as the reference does; increasing within the session';
 
-CREATE OR REPLACE FUNCTION @extschema@.distid_generate_dense() RETURNS numeric
-	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SET search_path FROM CURRENT AS $$
+CREATE OR REPLACE FUNCTION @extschema@._distid_generate_dense(st pg_catalog.text, p pg_catalog.text, us bigint, u pg_catalog.uuid) RETURNS numeric
+	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
 DECLARE
-	us bigint := (pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000)::bigint;
 	now_ms bigint := us OPERATOR(pg_catalog./) 1000 OPERATOR(pg_catalog.+) 2208988800000 OPERATOR(pg_catalog.-) 1000;
-	frac bigint;
-	pid pg_catalog.text;
-	st pg_catalog.text;
-	u pg_catalog.text;
-	s_ms bigint;
-	s_rand bigint;
+	frac bigint := ((us OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.<<) 9) OPERATOR(pg_catalog./) 1000;
 	ms bigint;
 	rand bigint;
-	inc bigint;
 BEGIN
-	frac := ((us OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.<<) 9) OPERATOR(pg_catalog./) 1000;
-	pid := pg_catalog.pg_backend_pid() OPERATOR(pg_catalog.||) ',';
-	st := pg_catalog.current_setting('idgen_portable.distid_dense', true);
-	u := pg_catalog.gen_random_uuid()::pg_catalog.text;
-	IF pg_catalog.starts_with(st, pid) AND st OPERATOR(pg_catalog.~) '^[0-9]+,[0-9]+,[0-9]+$' THEN
-		s_ms := pg_catalog.split_part(st, ',', 2)::bigint;
-		s_rand := pg_catalog.split_part(st, ',', 3)::bigint;
+	IF pg_catalog.starts_with(st, p) THEN
+		ms := pg_catalog.split_part(st, ',', 2)::bigint;
+		rand := pg_catalog.split_part(st, ',', 3)::bigint;
 	END IF;
-	IF s_ms IS NULL OR s_rand OPERATOR(pg_catalog.>) 281474976710655 OR now_ms OPERATOR(pg_catalog.>) s_ms OR s_ms OPERATOR(pg_catalog.-) now_ms OPERATOR(pg_catalog.>) 1000
-		OR (now_ms OPERATOR(pg_catalog.=) s_ms AND frac OPERATOR(pg_catalog.>) (s_rand OPERATOR(pg_catalog.>>) 39)) THEN
+	IF ms IS NULL OR rand OPERATOR(pg_catalog.<) 0 OR rand OPERATOR(pg_catalog.>) 281474976710655 OR now_ms OPERATOR(pg_catalog.>) ms
+		OR ms OPERATOR(pg_catalog.-) now_ms OPERATOR(pg_catalog.>) 1000 OR (now_ms OPERATOR(pg_catalog.=) ms AND frac OPERATOR(pg_catalog.>) (rand OPERATOR(pg_catalog.>>) 39)) THEN
 		ms := now_ms;
-		rand := (frac OPERATOR(pg_catalog.<<) 39) OPERATOR(pg_catalog.|) (('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 25, 12))::bit(48)::bigint OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 39) OPERATOR(pg_catalog.-) 1));
+		rand := (frac OPERATOR(pg_catalog.<<) 39) OPERATOR(pg_catalog.|) (pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 39) OPERATOR(pg_catalog.-) 1));
+	ELSIF rand OPERATOR(pg_catalog.>) (281474976710655 OPERATOR(pg_catalog.-) 1 OPERATOR(pg_catalog.-) (pg_catalog.uuid_hash_extended(u, 1) OPERATOR(pg_catalog.&) 4294967295)) THEN
+		ms := ms OPERATOR(pg_catalog.+) 1;		-- borrow the next millisecond
+		rand := pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 39) OPERATOR(pg_catalog.-) 1);
 	ELSE
-		inc := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 1, 8))::bit(32)::bigint OPERATOR(pg_catalog.+) 1;
-		IF s_rand OPERATOR(pg_catalog.>) (281474976710655 OPERATOR(pg_catalog.-) inc) THEN
-			ms := s_ms OPERATOR(pg_catalog.+) 1;		-- borrow the next millisecond
-			rand := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 25, 12))::bit(48)::bigint OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 39) OPERATOR(pg_catalog.-) 1);
-		ELSE
-			ms := s_ms;
-			rand := s_rand OPERATOR(pg_catalog.+) inc;
-		END IF;
+		rand := rand OPERATOR(pg_catalog.+) (pg_catalog.uuid_hash_extended(u, 1) OPERATOR(pg_catalog.&) 4294967295) OPERATOR(pg_catalog.+) 1;
 	END IF;
 	IF now_ms OPERATOR(pg_catalog.<) 0 OR ms OPERATOR(pg_catalog.>) 35184372088831 THEN
-		PERFORM _clock_out_of_span('distid');
+		RAISE EXCEPTION 'the system clock is outside the time span of type %', 'distid'
+			USING ERRCODE = '22008', DETAIL = pg_catalog.format('Type %s represents times from %s.', 'distid',
+				CASE
+					WHEN 'distid' OPERATOR(pg_catalog.=) 'iuid' THEN '1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC'
+					WHEN 'distid' OPERATOR(pg_catalog.=) 'distid' THEN '1900-01-01 00:00:00 UTC to 3014-12-13 12:41:28.831 UTC (the generator''s 45-bit timestamps)'
+					WHEN 'distid' OPERATOR(pg_catalog.=) 'DistributedId128' THEN '1700-01-01 00:00:00 UTC to 10619-08-04 05:31:50.655 UTC'
+					WHEN 'distid' OPERATOR(pg_catalog.=) 'flaxid' THEN '2015-01-01 00:00:00 UTC to 2049-11-03 19:53:47.775 UTC' END);
 	END IF;
-	st := pg_catalog.set_config('idgen_portable.distid_dense', pid OPERATOR(pg_catalog.||) ms OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) rand, false);
-	RETURN ms OPERATOR(pg_catalog.*) 281474976710656::numeric OPERATOR(pg_catalog.+) rand;
+	RETURN CASE WHEN pg_catalog.set_config('idgen_portable.distid_dense', p OPERATOR(pg_catalog.||) ms OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) rand, false) IS NOT NULL
+		THEN ms OPERATOR(pg_catalog.*) 281474976710656::numeric OPERATOR(pg_catalog.+) rand END;
 END
 $$;
+COMMENT ON FUNCTION @extschema@._distid_generate_dense(pg_catalog.text, pg_catalog.text, bigint, pg_catalog.uuid) IS 'internal: the work of distid_generate_dense()';
+
+CREATE OR REPLACE FUNCTION @extschema@.distid_generate_dense() RETURNS numeric
+	LANGUAGE sql VOLATILE PARALLEL UNSAFE
+	RETURN @extschema@._distid_generate_dense(
+		coalesce(pg_catalog.current_setting('idgen_portable.distid_dense', true), ''), pg_catalog.pg_backend_pid()::pg_catalog.text OPERATOR(pg_catalog.||) ',',
+		(pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000)::bigint, pg_catalog.gen_random_uuid()
+		);
 COMMENT ON FUNCTION @extschema@.distid_generate_dense() IS 'new DistributedId (a numeric) with iuid''s dense scheme (clock bits, random bits, borrowed milliseconds), stamped 1 s in the past; not rate limited';
 
+-- distid's milliseconds since 1970, times 10^3, fit a float8 exactly: one
+-- product is the time
 CREATE OR REPLACE FUNCTION @extschema@.distid_timestamp(numeric) RETURNS pg_catalog.timestamptz
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-DECLARE
-	ms bigint;
-BEGIN
-	IF NOT (($1 OPERATOR(pg_catalog.>=) 0 AND $1 OPERATOR(pg_catalog.<=) 9999999999999999999999999999) AND pg_catalog.scale($1) OPERATOR(pg_catalog.=) 0) THEN
-		PERFORM distid($1);
-	END IF;
-	ms := pg_catalog.div($1, 281474976710656)::bigint OPERATOR(pg_catalog.-) 2208988800000;
-	RETURN pg_catalog.to_timestamp((ms OPERATOR(pg_catalog./) 1000)::pg_catalog.float8) OPERATOR(pg_catalog.+) ((ms OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.*) interval '1 millisecond');
-END
-$$;
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN pg_catalog.timezone(interval '0', '1970-01-01 00:00:00'::timestamp
+		OPERATOR(pg_catalog.+) ((pg_catalog.div(@extschema@.distid($1), 281474976710656)::bigint OPERATOR(pg_catalog.-) 2208988800000)::pg_catalog.float8
+								 OPERATOR(pg_catalog.*) interval '1 millisecond'));
 COMMENT ON FUNCTION @extschema@.distid_timestamp(numeric) IS 'creation time of a distid';
 
 CREATE OR REPLACE FUNCTION @extschema@.distid_from_timestamp(pg_catalog.timestamptz) RETURNS numeric
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-BEGIN
-	RETURN _units($1, 'distid') OPERATOR(pg_catalog.*) 281474976710656::numeric;
-END
-$$;
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN (
+		CASE WHEN $1 OPERATOR(pg_catalog.>=) '1900-01-01 00:00:00+00'::pg_catalog.timestamptz AND $1 OPERATOR(pg_catalog.<) '3025-10-23 17:06:28.006+00'::pg_catalog.timestamptz
+			THEN pg_catalog.floor(extract(epoch FROM $1 OPERATOR(pg_catalog.-) '1900-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000)::bigint
+			WHEN $1 IS NOT NULL THEN @extschema@._units($1, 'distid') END
+		) OPERATOR(pg_catalog.*) 281474976710656::numeric;
 COMMENT ON FUNCTION @extschema@.distid_from_timestamp(pg_catalog.timestamptz) IS 'least distid of the millisecond: lower bound for partitions and range scans';
 
 CREATE OR REPLACE FUNCTION @extschema@.distid_max_for_timestamp(pg_catalog.timestamptz) RETURNS numeric
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-BEGIN
-	RETURN least(_units($1, 'distid') OPERATOR(pg_catalog.*) 281474976710656::numeric OPERATOR(pg_catalog.+) 281474976710655, 9999999999999999999999999999);
-END
-$$;
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	-- numeric_smaller(): least() would make NULL the greatest distid
+	RETURN pg_catalog.numeric_smaller((
+		CASE WHEN $1 OPERATOR(pg_catalog.>=) '1900-01-01 00:00:00+00'::pg_catalog.timestamptz AND $1 OPERATOR(pg_catalog.<) '3025-10-23 17:06:28.006+00'::pg_catalog.timestamptz
+			THEN pg_catalog.floor(extract(epoch FROM $1 OPERATOR(pg_catalog.-) '1900-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000)::bigint
+			WHEN $1 IS NOT NULL THEN @extschema@._units($1, 'distid') END
+		) OPERATOR(pg_catalog.*) 281474976710656::numeric OPERATOR(pg_catalog.+) 281474976710655, 9999999999999999999999999999);
 COMMENT ON FUNCTION @extschema@.distid_max_for_timestamp(pg_catalog.timestamptz) IS 'greatest distid of the millisecond: inclusive upper bound';
 
 --
@@ -757,41 +811,36 @@ COMMENT ON FUNCTION @extschema@.distid_from_hex(pg_catalog.text) IS 'distid (a n
 -- bits of a fresh R the fraction of the millisecond; the same millisecond
 -- and fraction add a random increment below 2^58 (0 becomes 1); on
 -- overflow sleep 1 ms.  The state is the setting idgen_portable.distid128:
--- "PID,ms,R high,R low".
-CREATE OR REPLACE FUNCTION @extschema@.distid128_generate() RETURNS pg_catalog.uuid
-	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SET search_path FROM CURRENT AS $$
+-- "PID,ms,R high,R low" (under this process's PID a field that is no
+-- bigint is an error, a negative one is not followed).
+CREATE OR REPLACE FUNCTION @extschema@._distid128_generate(st pg_catalog.text, p pg_catalog.text, us bigint, u pg_catalog.uuid) RETURNS pg_catalog.uuid
+	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
 DECLARE
-	pid pg_catalog.text := pg_catalog.pg_backend_pid() OPERATOR(pg_catalog.||) ',';
-	st pg_catalog.text := pg_catalog.current_setting('idgen_portable.distid128', true);
-	prev_ts bigint := 0::bigint;
-	prev_hi bigint := 0::bigint;
-	prev_lo bigint := 0::bigint;
-	us bigint;
+	prev_ts bigint;
+	prev_hi bigint;
+	prev_lo bigint;
 	now_ms bigint;
 	frac bigint;
-	u pg_catalog.text;
 	fresh_hi bigint;
 	fresh_lo bigint;
 	hi bigint;
 	lo bigint;
 	inc bigint;
 BEGIN
-	IF pg_catalog.starts_with(st, pid) AND st OPERATOR(pg_catalog.~) '^[0-9]+,[0-9]+,[0-9]+,[0-9]+$' THEN
+	IF pg_catalog.starts_with(st, p) THEN
 		prev_ts := pg_catalog.split_part(st, ',', 2)::bigint;
 		prev_hi := least(pg_catalog.split_part(st, ',', 3)::bigint, 4095);
 		prev_lo := pg_catalog.split_part(st, ',', 4)::bigint;
+		IF prev_hi OPERATOR(pg_catalog.<) 0 OR prev_lo OPERATOR(pg_catalog.<) 0 THEN
+			prev_ts := NULL;
+		END IF;
 	END IF;
 	LOOP
-		us := (pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000)::bigint;
 		now_ms := us OPERATOR(pg_catalog./) 1000 OPERATOR(pg_catalog.+) 8520336000000;
 		frac := ((us OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.<<) 9) OPERATOR(pg_catalog./) 1000;
-		u := pg_catalog.gen_random_uuid()::pg_catalog.text;
-		-- a fresh R: the fraction, 3 random bits, then 63 random bits
-		fresh_hi := (frac OPERATOR(pg_catalog.<<) 3) OPERATOR(pg_catalog.|) (('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 16, 1))::bit(4)::bigint OPERATOR(pg_catalog.&) 7);
-		fresh_lo := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 10, 4) OPERATOR(pg_catalog.||) pg_catalog.substr(u, 25, 12))::bit(64)::bigint OPERATOR(pg_catalog.&) 9223372036854775807;
-		IF fresh_hi OPERATOR(pg_catalog.=) 0 AND fresh_lo OPERATOR(pg_catalog.=) 0 THEN
-			fresh_lo := 1;
-		END IF;
+		-- a fresh R: the fraction, 3 random bits, then 63 random bits (not all 0)
+		fresh_hi := (frac OPERATOR(pg_catalog.<<) 3) OPERATOR(pg_catalog.|) (pg_catalog.uuid_hash_extended(u, 1) OPERATOR(pg_catalog.&) 7);
+		fresh_lo := greatest(pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) 9223372036854775807, CASE WHEN fresh_hi OPERATOR(pg_catalog.=) 0 THEN 1 ELSE 0 END);
 		IF now_ms OPERATOR(pg_catalog.<) prev_ts OR (now_ms OPERATOR(pg_catalog.=) prev_ts AND frac OPERATOR(pg_catalog.<=) (prev_hi OPERATOR(pg_catalog.>>) 3)) THEN
 			inc := greatest(fresh_lo OPERATOR(pg_catalog.&) 288230376151711743, 1);
 			IF prev_lo OPERATOR(pg_catalog.>) (9223372036854775807 OPERATOR(pg_catalog.-) inc) THEN		-- carry
@@ -802,54 +851,79 @@ BEGIN
 				lo := prev_lo OPERATOR(pg_catalog.+) inc;
 			END IF;
 			IF hi OPERATOR(pg_catalog.<=) 4095 THEN
-				st := pg_catalog.set_config('idgen_portable.distid128', pid OPERATOR(pg_catalog.||) prev_ts OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) hi OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) lo, false);
-				RETURN pg_catalog.encode(pg_catalog.int8send((prev_ts OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 28672 OPERATOR(pg_catalog.|) hi) OPERATOR(pg_catalog.||) pg_catalog.int8send(lo), 'hex')::pg_catalog.uuid;
+				-- the state written, then the id: one statement
+				RETURN CASE WHEN pg_catalog.set_config('idgen_portable.distid128', p OPERATOR(pg_catalog.||) prev_ts OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) hi OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) lo, false) IS NOT NULL
+					THEN pg_catalog.encode(pg_catalog.int8send((prev_ts OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 28672 OPERATOR(pg_catalog.|) hi) OPERATOR(pg_catalog.||) pg_catalog.int8send(lo), 'hex')::pg_catalog.uuid END;
 			END IF;
 			IF now_ms OPERATOR(pg_catalog.+) 1000 OPERATOR(pg_catalog.>) prev_ts THEN
 				PERFORM pg_catalog.pg_sleep(0.001);
+				us := (pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000)::bigint;
+				u := pg_catalog.gen_random_uuid();
 				CONTINUE;
 			END IF;
 			-- the clock went back by a second or more: follow it
 		END IF;
-		IF NOT ((now_ms OPERATOR(pg_catalog.>=) 0 AND now_ms OPERATOR(pg_catalog.<=) 281474976710655)) THEN
-			PERFORM _clock_out_of_span('DistributedId128');
+		IF NOT (now_ms OPERATOR(pg_catalog.>=) 0 AND now_ms OPERATOR(pg_catalog.<=) 281474976710655) THEN
+		RAISE EXCEPTION 'the system clock is outside the time span of type %', 'DistributedId128'
+			USING ERRCODE = '22008', DETAIL = pg_catalog.format('Type %s represents times from %s.', 'DistributedId128',
+				CASE
+					WHEN 'DistributedId128' OPERATOR(pg_catalog.=) 'iuid' THEN '1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC'
+					WHEN 'DistributedId128' OPERATOR(pg_catalog.=) 'distid' THEN '1900-01-01 00:00:00 UTC to 3014-12-13 12:41:28.831 UTC (the generator''s 45-bit timestamps)'
+					WHEN 'DistributedId128' OPERATOR(pg_catalog.=) 'DistributedId128' THEN '1700-01-01 00:00:00 UTC to 10619-08-04 05:31:50.655 UTC'
+					WHEN 'DistributedId128' OPERATOR(pg_catalog.=) 'flaxid' THEN '2015-01-01 00:00:00 UTC to 2049-11-03 19:53:47.775 UTC' END);
 		END IF;
-		st := pg_catalog.set_config('idgen_portable.distid128', pid OPERATOR(pg_catalog.||) now_ms OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) fresh_hi OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) fresh_lo, false);
-		RETURN pg_catalog.encode(pg_catalog.int8send((now_ms OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 28672 OPERATOR(pg_catalog.|) fresh_hi) OPERATOR(pg_catalog.||) pg_catalog.int8send(fresh_lo), 'hex')::pg_catalog.uuid;
+		RETURN CASE WHEN pg_catalog.set_config('idgen_portable.distid128', p OPERATOR(pg_catalog.||) now_ms OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) fresh_hi OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) fresh_lo, false) IS NOT NULL
+			THEN pg_catalog.encode(pg_catalog.int8send((now_ms OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 28672 OPERATOR(pg_catalog.|) fresh_hi) OPERATOR(pg_catalog.||) pg_catalog.int8send(fresh_lo), 'hex')::pg_catalog.uuid END;
 	END LOOP;
 END
 $$;
+COMMENT ON FUNCTION @extschema@._distid128_generate(pg_catalog.text, pg_catalog.text, bigint, pg_catalog.uuid) IS 'internal: the work of distid128_generate()';
+
+CREATE OR REPLACE FUNCTION @extschema@.distid128_generate() RETURNS pg_catalog.uuid
+	LANGUAGE sql VOLATILE PARALLEL UNSAFE
+	RETURN @extschema@._distid128_generate(
+		coalesce(pg_catalog.current_setting('idgen_portable.distid128', true), ''), pg_catalog.pg_backend_pid()::pg_catalog.text OPERATOR(pg_catalog.||) ',',
+		(pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000)::bigint, pg_catalog.gen_random_uuid()
+		);
 COMMENT ON FUNCTION @extschema@.distid128_generate() IS 'new DistributedId128 (UUIDv7-like, milliseconds since 1700), increasing within the session';
 
-CREATE OR REPLACE FUNCTION @extschema@.distid128_timestamp(pg_catalog.uuid) RETURNS pg_catalog.timestamptz
+-- 22023 for a uuid that is not a DistributedId128 (distid128_timestamp's refusal)
+CREATE OR REPLACE FUNCTION @extschema@._distid128_refused(id pg_catalog.uuid) RETURNS pg_catalog.timestamptz
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-DECLARE
-	t pg_catalog.text := $1::pg_catalog.text;
-	ms bigint := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(t, 1, 8) OPERATOR(pg_catalog.||) pg_catalog.substr(t, 10, 4))::bit(48)::bigint OPERATOR(pg_catalog.-) 8520336000000;
 BEGIN
-	IF pg_catalog.substr(t, 15, 1) OPERATOR(pg_catalog.<>) '7' OR pg_catalog.substr(t, 20, 1) OPERATOR(pg_catalog.>) '7' THEN
-		PERFORM _invalid(pg_catalog.format('uuid %s is not a DistributedId128', t),
-						 'A DistributedId128 has version nibble 7 and bit 64 clear.', '22023');
-	END IF;
-	RETURN pg_catalog.to_timestamp((ms OPERATOR(pg_catalog./) 1000)::pg_catalog.float8) OPERATOR(pg_catalog.+) ((ms OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.*) interval '1 millisecond');
+	PERFORM _invalid(pg_catalog.format('uuid %s is not a DistributedId128', id),
+					 'A DistributedId128 has version nibble 7 and bit 64 clear.', '22023');
+	RETURN NULL;
 END
 $$;
+COMMENT ON FUNCTION @extschema@._distid128_refused(pg_catalog.uuid) IS 'internal: the error for a uuid that is not a DistributedId128';
+
+CREATE OR REPLACE FUNCTION @extschema@.distid128_timestamp(pg_catalog.uuid) RETURNS pg_catalog.timestamptz
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN CASE WHEN (pg_catalog.get_byte(pg_catalog.uuid_send($1), 6) OPERATOR(pg_catalog.>>) 4) OPERATOR(pg_catalog.=) 7
+			AND pg_catalog.get_byte(pg_catalog.uuid_send($1), 8) OPERATOR(pg_catalog.<) 128
+		THEN @extschema@._ms_time(
+			('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(pg_catalog.uuid_send($1), 1, 6), 'hex'))::bit(48)::bigint
+			OPERATOR(pg_catalog.-) 8520336000000)
+		ELSE @extschema@._distid128_refused($1) END;
 COMMENT ON FUNCTION @extschema@.distid128_timestamp(pg_catalog.uuid) IS 'creation time of a DistributedId128';
 
 CREATE OR REPLACE FUNCTION @extschema@.distid128_from_timestamp(pg_catalog.timestamptz) RETURNS pg_catalog.uuid
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-BEGIN
-	RETURN pg_catalog.encode(pg_catalog.int8send((_units($1, 'DistributedId128') OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 28672) OPERATOR(pg_catalog.||) '\x0000000000000000'::pg_catalog.bytea, 'hex')::pg_catalog.uuid;
-END
-$$;
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN pg_catalog.encode(pg_catalog.int8send((
+		CASE WHEN $1 OPERATOR(pg_catalog.>=) '1700-01-01 00:00:00+00'::pg_catalog.timestamptz AND $1 OPERATOR(pg_catalog.<) '10619-08-04 05:31:50.656+00'::pg_catalog.timestamptz
+			THEN pg_catalog.floor(extract(epoch FROM $1 OPERATOR(pg_catalog.-) '1700-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000)::bigint
+			WHEN $1 IS NOT NULL THEN @extschema@._units($1, 'DistributedId128') END
+		OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 28672) OPERATOR(pg_catalog.||) '\x0000000000000000'::pg_catalog.bytea, 'hex')::pg_catalog.uuid;
 COMMENT ON FUNCTION @extschema@.distid128_from_timestamp(pg_catalog.timestamptz) IS 'least DistributedId128 of the millisecond: lower bound for partitions and range scans';
 
 CREATE OR REPLACE FUNCTION @extschema@.distid128_max_for_timestamp(pg_catalog.timestamptz) RETURNS pg_catalog.uuid
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-BEGIN
-	RETURN pg_catalog.encode(pg_catalog.int8send((_units($1, 'DistributedId128') OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 32767) OPERATOR(pg_catalog.||) '\x7fffffffffffffff'::pg_catalog.bytea, 'hex')::pg_catalog.uuid;
-END
-$$;
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN pg_catalog.encode(pg_catalog.int8send((
+		CASE WHEN $1 OPERATOR(pg_catalog.>=) '1700-01-01 00:00:00+00'::pg_catalog.timestamptz AND $1 OPERATOR(pg_catalog.<) '10619-08-04 05:31:50.656+00'::pg_catalog.timestamptz
+			THEN pg_catalog.floor(extract(epoch FROM $1 OPERATOR(pg_catalog.-) '1700-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000)::bigint
+			WHEN $1 IS NOT NULL THEN @extschema@._units($1, 'DistributedId128') END
+		OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 32767) OPERATOR(pg_catalog.||) '\x7fffffffffffffff'::pg_catalog.bytea, 'hex')::pg_catalog.uuid;
 COMMENT ON FUNCTION @extschema@.distid128_max_for_timestamp(pg_catalog.timestamptz) IS 'greatest DistributedId128 of the millisecond: inclusive upper bound';
 
 CREATE OR REPLACE FUNCTION @extschema@.uuid_to_alphanumeric(pg_catalog.uuid) RETURNS pg_catalog.text
@@ -907,7 +981,8 @@ COMMENT ON FUNCTION @extschema@.bigint_from_alphanumeric(pg_catalog.text) IS 'bi
 -- the text of the 12 big-endian bytes is their base64 with the alphabet
 -- translated.
 
-CREATE OR REPLACE FUNCTION @extschema@.flaxid(input pg_catalog.text) RETURNS pg_catalog.text
+-- 22P02 for text that is not a flaxid (flaxid(text)'s refusal)
+CREATE OR REPLACE FUNCTION @extschema@._flaxid_refused(input pg_catalog.text) RETURNS pg_catalog.text
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
 	IF input OPERATOR(pg_catalog.!~) '^[-0-9A-Z_a-z]{16}$' THEN
@@ -921,102 +996,124 @@ BEGIN
 	RETURN input;
 END
 $$;
+COMMENT ON FUNCTION @extschema@._flaxid_refused(pg_catalog.text) IS 'internal: the error for text that is not a flaxid';
+
+-- (inlined: 16 characters of the alphabet are a flaxid)
+CREATE OR REPLACE FUNCTION @extschema@.flaxid(input pg_catalog.text) RETURNS pg_catalog.text
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN CASE WHEN pg_catalog.length(input) OPERATOR(pg_catalog.=) 16 AND input OPERATOR(pg_catalog.~) '^[-0-9A-Z_a-z]*$' THEN input
+		ELSE @extschema@._flaxid_refused(input) END;
 COMMENT ON FUNCTION @extschema@.flaxid(pg_catalog.text) IS 'the text if it is a flaxid (16 characters of its alphabet), checked as the C type''s input checks it';
 
-CREATE OR REPLACE FUNCTION @extschema@.flaxid_generate() RETURNS pg_catalog.text
-	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SET search_path FROM CURRENT AS $$
+-- The 8 characters of a 48-bit half W of a flaxid, as the bytes of a
+-- bigint: each looked up in the alphabet a (bytea)
+
+CREATE OR REPLACE FUNCTION @extschema@._flaxid_generate(st pg_catalog.text, p pg_catalog.text, us bigint, u pg_catalog.uuid) RETURNS pg_catalog.text
+	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
 DECLARE
-	us bigint := (pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000)::bigint;
 	now_ms bigint := us OPERATOR(pg_catalog./) 1000 OPERATOR(pg_catalog.-) 1420070400000;
-	frac bigint;
-	pid pg_catalog.text;
-	st pg_catalog.text;
-	u pg_catalog.text;
-	s_ms bigint;
-	s_rand bigint;
+	frac bigint := ((us OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.<<) 9) OPERATOR(pg_catalog./) 1000;
 	ms bigint;
 	rand bigint;
-	inc bigint;
 	hi bigint;
 	lo bigint;
-	a pg_catalog.text := '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz';
+	-- the alphabet, a byte a character
+	a pg_catalog.bytea := '\x2d303132333435363738394142434445464748494a4b4c4d4e4f505152535455565758595a5f6162636465666768696a6b6c6d6e6f707172737475767778797a'::pg_catalog.bytea;
 BEGIN
-	frac := ((us OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.<<) 9) OPERATOR(pg_catalog./) 1000;
-	pid := pg_catalog.pg_backend_pid() OPERATOR(pg_catalog.||) ',';
-	st := pg_catalog.current_setting('idgen_portable.flaxid', true);
-	u := pg_catalog.gen_random_uuid()::pg_catalog.text;
-	IF pg_catalog.starts_with(st, pid) AND st OPERATOR(pg_catalog.~) '^[0-9]+,[0-9]+,[0-9]+$' THEN
-		s_ms := pg_catalog.split_part(st, ',', 2)::bigint;
-		s_rand := pg_catalog.split_part(st, ',', 3)::bigint;
+	IF pg_catalog.starts_with(st, p) THEN
+		ms := pg_catalog.split_part(st, ',', 2)::bigint;
+		rand := pg_catalog.split_part(st, ',', 3)::bigint;
 	END IF;
-	IF s_ms IS NULL OR s_rand OPERATOR(pg_catalog.>) 72057594037927935 OR now_ms OPERATOR(pg_catalog.>) s_ms OR s_ms OPERATOR(pg_catalog.-) now_ms OPERATOR(pg_catalog.>) 1000
-		OR (now_ms OPERATOR(pg_catalog.=) s_ms AND frac OPERATOR(pg_catalog.>) (s_rand OPERATOR(pg_catalog.>>) 47)) THEN
+	IF ms IS NULL OR rand OPERATOR(pg_catalog.<) 0 OR rand OPERATOR(pg_catalog.>) 72057594037927935 OR now_ms OPERATOR(pg_catalog.>) ms
+		OR ms OPERATOR(pg_catalog.-) now_ms OPERATOR(pg_catalog.>) 1000 OR (now_ms OPERATOR(pg_catalog.=) ms AND frac OPERATOR(pg_catalog.>) (rand OPERATOR(pg_catalog.>>) 47)) THEN
 		ms := now_ms;
-		rand := (frac OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.|) (('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 25, 12))::bit(48)::bigint OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.-) 1));
+		rand := (frac OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.|) (pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.-) 1));
+	ELSIF rand OPERATOR(pg_catalog.>) (72057594037927935 OPERATOR(pg_catalog.-) 1 OPERATOR(pg_catalog.-) (pg_catalog.uuid_hash_extended(u, 1) OPERATOR(pg_catalog.&) 4294967295)) THEN
+		ms := ms OPERATOR(pg_catalog.+) 1;		-- borrow the next millisecond
+		rand := pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.-) 1);
 	ELSE
-		inc := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 1, 8))::bit(32)::bigint OPERATOR(pg_catalog.+) 1;
-		IF s_rand OPERATOR(pg_catalog.>) (72057594037927935 OPERATOR(pg_catalog.-) inc) THEN
-			ms := s_ms OPERATOR(pg_catalog.+) 1;		-- borrow the next millisecond
-			rand := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 25, 12))::bit(48)::bigint OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.-) 1);
-		ELSE
-			ms := s_ms;
-			rand := s_rand OPERATOR(pg_catalog.+) inc;
-		END IF;
+		rand := rand OPERATOR(pg_catalog.+) (pg_catalog.uuid_hash_extended(u, 1) OPERATOR(pg_catalog.&) 4294967295) OPERATOR(pg_catalog.+) 1;
 	END IF;
 	IF now_ms OPERATOR(pg_catalog.<) 0 OR ms OPERATOR(pg_catalog.>) 1099511627775 THEN
-		PERFORM _clock_out_of_span('flaxid');
+		RAISE EXCEPTION 'the system clock is outside the time span of type %', 'flaxid'
+			USING ERRCODE = '22008', DETAIL = pg_catalog.format('Type %s represents times from %s.', 'flaxid',
+				CASE
+					WHEN 'flaxid' OPERATOR(pg_catalog.=) 'iuid' THEN '1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC'
+					WHEN 'flaxid' OPERATOR(pg_catalog.=) 'distid' THEN '1900-01-01 00:00:00 UTC to 3014-12-13 12:41:28.831 UTC (the generator''s 45-bit timestamps)'
+					WHEN 'flaxid' OPERATOR(pg_catalog.=) 'DistributedId128' THEN '1700-01-01 00:00:00 UTC to 10619-08-04 05:31:50.655 UTC'
+					WHEN 'flaxid' OPERATOR(pg_catalog.=) 'flaxid' THEN '2015-01-01 00:00:00 UTC to 2049-11-03 19:53:47.775 UTC' END);
 	END IF;
-	st := pg_catalog.set_config('idgen_portable.flaxid', pid OPERATOR(pg_catalog.||) ms OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) rand, false);
-	-- 6 bits a character, from two 48-bit halves (cheaper than translate())
+	-- 6 bits a character, from two 48-bit halves: each character's byte looked
+	-- up in a, 8 of them put together in a bigint, whose 16 bytes are the text
+	-- (a tenth of the cost of 16 substr() of a text or of translate())
 	hi := (ms OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) (rand OPERATOR(pg_catalog.>>) 48);
 	lo := rand OPERATOR(pg_catalog.&) 281474976710655;
-	RETURN pg_catalog.substr(a, ((hi OPERATOR(pg_catalog.>>) 42) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1) OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((hi OPERATOR(pg_catalog.>>) 36) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1)
-		OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((hi OPERATOR(pg_catalog.>>) 30) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1) OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((hi OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1)
-		OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((hi OPERATOR(pg_catalog.>>) 18) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1) OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((hi OPERATOR(pg_catalog.>>) 12) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1)
-		OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((hi OPERATOR(pg_catalog.>>) 6) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1) OPERATOR(pg_catalog.||) pg_catalog.substr(a, (hi OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1)
-		OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((lo OPERATOR(pg_catalog.>>) 42) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1) OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((lo OPERATOR(pg_catalog.>>) 36) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1)
-		OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((lo OPERATOR(pg_catalog.>>) 30) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1) OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((lo OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1)
-		OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((lo OPERATOR(pg_catalog.>>) 18) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1) OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((lo OPERATOR(pg_catalog.>>) 12) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1)
-		OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((lo OPERATOR(pg_catalog.>>) 6) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1) OPERATOR(pg_catalog.||) pg_catalog.substr(a, (lo OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1);
+	-- the state written, then the id: one statement
+	RETURN CASE WHEN pg_catalog.set_config('idgen_portable.flaxid', p OPERATOR(pg_catalog.||) ms OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) rand, false) IS NOT NULL
+		THEN pg_catalog.encode(
+		pg_catalog.int8send(
+			(pg_catalog.get_byte(a, ((hi OPERATOR(pg_catalog.>>) 42) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 56)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, ((hi OPERATOR(pg_catalog.>>) 36) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 48)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, ((hi OPERATOR(pg_catalog.>>) 30) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 40)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, ((hi OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 32)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, ((hi OPERATOR(pg_catalog.>>) 18) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 24)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, ((hi OPERATOR(pg_catalog.>>) 12) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 16)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, ((hi OPERATOR(pg_catalog.>>) 6) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 8)
+			OPERATOR(pg_catalog.|) pg_catalog.get_byte(a, (hi OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint)
+			OPERATOR(pg_catalog.||)
+		pg_catalog.int8send(
+			(pg_catalog.get_byte(a, ((lo OPERATOR(pg_catalog.>>) 42) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 56)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, ((lo OPERATOR(pg_catalog.>>) 36) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 48)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, ((lo OPERATOR(pg_catalog.>>) 30) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 40)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, ((lo OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 32)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, ((lo OPERATOR(pg_catalog.>>) 18) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 24)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, ((lo OPERATOR(pg_catalog.>>) 12) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 16)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, ((lo OPERATOR(pg_catalog.>>) 6) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 8)
+			OPERATOR(pg_catalog.|) pg_catalog.get_byte(a, (lo OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint)
+			, 'escape') END;
 END
 $$;
+COMMENT ON FUNCTION @extschema@._flaxid_generate(pg_catalog.text, pg_catalog.text, bigint, pg_catalog.uuid) IS 'internal: the work of flaxid_generate()';
+
+CREATE OR REPLACE FUNCTION @extschema@.flaxid_generate() RETURNS pg_catalog.text
+	LANGUAGE sql VOLATILE PARALLEL UNSAFE
+	RETURN @extschema@._flaxid_generate(
+		coalesce(pg_catalog.current_setting('idgen_portable.flaxid', true), ''), pg_catalog.pg_backend_pid()::pg_catalog.text OPERATOR(pg_catalog.||) ',',
+		(pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000)::bigint, pg_catalog.gen_random_uuid()
+		);
 COMMENT ON FUNCTION @extschema@.flaxid_generate() IS 'new flaxid (text: store it COLLATE "C"), increasing within the session';
 
+-- flaxid's milliseconds, times 10^3, fit a float8 exactly: one product is
+-- the time
 CREATE OR REPLACE FUNCTION @extschema@.flaxid_timestamp(pg_catalog.text) RETURNS pg_catalog.timestamptz
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-DECLARE
-	ms bigint;
-BEGIN
-	IF $1 OPERATOR(pg_catalog.!~) '^[-0-9A-Z_a-z]{16}$' THEN
-		PERFORM flaxid($1);
-	END IF;
-	ms := (('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.decode(pg_catalog.translate(pg_catalog.substr($1, 1, 8),
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN pg_catalog.timezone(interval '0', '2015-01-01 00:00:00'::timestamp
+		OPERATOR(pg_catalog.+) ((('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.decode(pg_catalog.translate(pg_catalog.substr(@extschema@.flaxid($1), 1, 8),
 			'-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz',
-			'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'), 'base64'), 'hex'))::bit(48)::bigint OPERATOR(pg_catalog.>>) 8)
-		OPERATOR(pg_catalog.+) 1420070400000;
-	RETURN pg_catalog.to_timestamp((ms OPERATOR(pg_catalog./) 1000)::pg_catalog.float8) OPERATOR(pg_catalog.+) ((ms OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.*) interval '1 millisecond');
-END
-$$;
+			'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'), 'base64'), 'hex'))::bit(48)::bigint OPERATOR(pg_catalog.>>) 8)::pg_catalog.float8
+			OPERATOR(pg_catalog.*) interval '1 millisecond'));
 COMMENT ON FUNCTION @extschema@.flaxid_timestamp(pg_catalog.text) IS 'creation time of a flaxid';
 
 CREATE OR REPLACE FUNCTION @extschema@.flaxid_from_timestamp(pg_catalog.timestamptz) RETURNS pg_catalog.text
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-BEGIN
-	RETURN pg_catalog.translate(pg_catalog.encode(pg_catalog.substr(pg_catalog.int8send(_units($1, 'flaxid')), 4) OPERATOR(pg_catalog.||) '\x00000000000000'::pg_catalog.bytea, 'base64'),
-					 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/',
-					 '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz');
-END
-$$;
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN pg_catalog.translate(pg_catalog.encode(pg_catalog.substr(pg_catalog.int8send(
+		CASE WHEN $1 OPERATOR(pg_catalog.>=) '2015-01-01 00:00:00+00'::pg_catalog.timestamptz AND $1 OPERATOR(pg_catalog.<) '2049-11-03 19:53:47.776+00'::pg_catalog.timestamptz
+			THEN pg_catalog.floor(extract(epoch FROM $1 OPERATOR(pg_catalog.-) '2015-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000)::bigint
+			WHEN $1 IS NOT NULL THEN @extschema@._units($1, 'flaxid') END
+		), 4) OPERATOR(pg_catalog.||) '\x00000000000000'::pg_catalog.bytea, 'base64'),
+		'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/',
+		'-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz');
 COMMENT ON FUNCTION @extschema@.flaxid_from_timestamp(pg_catalog.timestamptz) IS 'least flaxid of the millisecond: lower bound for partitions and range scans (on a COLLATE "C" column)';
 
 CREATE OR REPLACE FUNCTION @extschema@.flaxid_max_for_timestamp(pg_catalog.timestamptz) RETURNS pg_catalog.text
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-BEGIN
-	RETURN pg_catalog.translate(pg_catalog.encode(pg_catalog.substr(pg_catalog.int8send(_units($1, 'flaxid')), 4) OPERATOR(pg_catalog.||) '\xffffffffffffff'::pg_catalog.bytea, 'base64'),
-					 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/',
-					 '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz');
-END
-$$;
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN pg_catalog.translate(pg_catalog.encode(pg_catalog.substr(pg_catalog.int8send(
+		CASE WHEN $1 OPERATOR(pg_catalog.>=) '2015-01-01 00:00:00+00'::pg_catalog.timestamptz AND $1 OPERATOR(pg_catalog.<) '2049-11-03 19:53:47.776+00'::pg_catalog.timestamptz
+			THEN pg_catalog.floor(extract(epoch FROM $1 OPERATOR(pg_catalog.-) '2015-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000)::bigint
+			WHEN $1 IS NOT NULL THEN @extschema@._units($1, 'flaxid') END
+		), 4) OPERATOR(pg_catalog.||) '\xffffffffffffff'::pg_catalog.bytea, 'base64'),
+		'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/',
+		'-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz');
 COMMENT ON FUNCTION @extschema@.flaxid_max_for_timestamp(pg_catalog.timestamptz) IS 'greatest flaxid of the millisecond: inclusive upper bound';
 
 --
