@@ -26,13 +26,14 @@ DECLARE
 -- How each function finds the names it uses: no name is looked up in the
 -- caller's search_path.
 --  - SQL functions with a SQL-standard body (RETURN ...: the generators, the
---    extractors and bounds, _aes) are bound when they are made, with the
---    search_path set below, and name everything with its schema.  The
---    planner inlines them into the caller's query.
---  - The generators' workers (_iuid_generate and the others), PL/pgSQL that
---    the generators call, have no SET clause, which would cost more than
---    their own work: every name in them is written with its schema, and
---    they call no function of this edition.
+--    extractors and bounds, _aes) and the checks of the generators' domains
+--    are bound when they are made, with the search_path set below, and name
+--    everything with its schema.  The planner inlines the functions into
+--    the caller's query.
+--  - The generators' workers (_iuid_next and the others), PL/pgSQL that
+--    the generators and their domains call, have no SET clause, which
+--    would cost more than their own work: every name in them is written
+--    with its schema, and they call no function of this edition.
 --  - Every other function pins search_path (SET search_path FROM CURRENT:
 --    the value set below), pg_catalog first, and reaches this edition's
 --    helpers through it.
@@ -40,11 +41,11 @@ DECLARE
 -- nothing another role creates can be found by a name these functions use.
 --
 -- Per-session state: the generators keep their last id in custom settings
--- of the session (idgen_portable.<generator>), written with set_config(),
--- prefixed by the backend's PID so that a value not written by this
--- session (a role or database default) is ignored.  PostgreSQL undoes a
--- setting when the transaction or savepoint that changed it rolls back: the
--- next id then continues from the state before that work (doc/portable.md).
+-- of the session (idgp.<generator>), written with set_config(); a value the
+-- session did not write (a role or database default) is ignored.
+-- PostgreSQL undoes a setting when the transaction or savepoint that
+-- changed it rolls back: the next id then continues from the state before
+-- that work (doc/portable.md; "Per-session generator state" below).
 
 SET LOCAL search_path = pg_catalog, @extschema@, pg_temp;
 
@@ -100,13 +101,13 @@ COMMENT ON FUNCTION @extschema@.idgen_portable_version() IS 'version of the idge
 
 -- How the functions below are written, for speed (CONTRIBUTING.md, "The
 -- SQL edition", has the measurements):
---  - A generator is a SQL function whose body is one call, inlined into the
---    caller's query: it reads the session's state, the clock and
---    gen_random_uuid() there, as arguments of its worker.  The worker is one
---    PL/pgSQL function of few statements, simple expressions all (PL/pgSQL
---    evaluates those without the executor), that raises its errors itself:
---    a call of a PL/pgSQL function, a SET clause or a PERFORM costs more
---    than the rest of a generator.
+--  - A generator is a SQL function whose body is one expression, inlined
+--    into the caller's query, with no PL/pgSQL on its usual path (a call of
+--    a PL/pgSQL function, a SET clause or a PERFORM costs more than the
+--    rest of a generator): "Per-session generator state" below.  Its worker
+--    is one PL/pgSQL function of few statements, simple expressions all
+--    (PL/pgSQL evaluates those without the executor), that raises its
+--    errors itself.
 --  - Extractors and bounds are one expression each (IMMUTABLE, not STRICT:
 --    a NULL argument gives NULL through the expression itself), inlined;
 --    their refusals call a PL/pgSQL helper, on that branch only.
@@ -115,7 +116,7 @@ COMMENT ON FUNCTION @extschema@.idgen_portable_version() IS 'version of the idge
 -- it.
 --
 -- Random bits: gen_random_uuid() (pg_strong_random) has 122 random bits;
--- the workers take them as uuid_hash_extended() of it with seeds 0 and 1,
+-- the generators take them as uuid_hash_extended() of it with seeds 0 and 1,
 -- two 64-bit values that mix all of them (as unpredictable as they are),
 -- which costs a tenth of cutting its text into fields.
 
@@ -184,29 +185,110 @@ COMMENT ON FUNCTION @extschema@._ms_time(bigint) IS 'internal: the time of milli
 -- Per-session generator state
 --
 
--- A generator's body: the arguments its worker takes from the session and
--- the clock, read in the caller's query (an inlined SQL function costs
--- nothing of its own): the state st, the setting idgen_portable.GEN ('' if
--- unset); p, the prefix "PID," that marks a state this process wrote; the
--- clock us, in Unix microseconds; a random uuid u.
+-- A generator's state is in custom settings of the session, idgp.<name>:
+-- its last id (or the part of it the next call needs) as fixed-width text,
+-- the id's own text where it has one (iuid and DistributedId128 in
+-- hexadecimal, distid in decimal, flaxid itself), so that comparing two as
+-- text (COLLATE "C") compares the ids.  The prefix is short: every call
+-- looks its settings up by name, character by character.  PostgreSQL
+-- undoes a setting when the transaction or savepoint that changed it rolls
+-- back: the next id then continues from the state before that work
+-- (doc/portable.md).
+--
+-- A generator is one SQL expression that the planner inlines into the
+-- caller's query, with no PL/pgSQL on its usual path: it makes its
+-- candidate from the clock and gen_random_uuid(), and a cast to a domain
+-- of this edition binds it, since an expression has no variables but a
+-- domain's CHECK sees the value cast as VALUE as often as it names it.  The
+-- CHECK writes the state: the candidate when it is above the last id (as
+-- text), else what the generator's worker, PL/pgSQL, makes of the state
+-- (the same clock step, a borrowed millisecond, a clock that went back, a
+-- state that is not the session's); the generator then reads the state
+-- back as its id.  The workers also make the ids of a clock (or a time)
+-- outside the years the expression handles, and raise the errors.
+--
+-- A value the session did not write itself is ignored: a worker resets
+-- the setting to its default with set_config(name, NULL, false) and
+-- follows the value only if it was not that default (a role's, a
+-- database's, the configuration's or the connection's); a value it cannot
+-- read is ignored too.
+
+-- The clock in a generator's expression, read once: the Unix millisecond
+-- and its fraction in 9 bits (1/512 ms: as many clock bits as a
+-- microsecond clock tells apart) as one number, ms << 9 | fraction, which
+-- is the microseconds times 512/1000, rounded down.  The microseconds come
+-- from tstzrange_subdiff() (seconds since 2050-01-01 as a float8, which
+-- gives the microsecond exactly for 71 years either side, from 1979 to
+-- 2121, at a tenth of the cost of date_part()).  An expression has no
+-- variables: a domain's check, which sees the value as VALUE as often as
+-- it names it, takes the millisecond and the fraction apart (two readings
+-- could straddle a fraction or a millisecond and make an id that another
+-- session's earlier one is above).
+-- the microseconds alone (distid_generate(), whose fast path needs no fraction)
+
+-- A worker's clock, exactly (numeric): now_ms, the milliseconds since 1970
+-- plus OFFSET (the type's epoch), and frac, the fraction of the millisecond
+-- in 9 bits.  The worker declares now_ms and frac after e.
+
+-- Whether ST, the value of the setting NAME, was written by this session:
+-- it is not the setting's default, to which set_config(NAME, NULL, false)
+-- resets it (the worker writes the setting next)
 
 -- A worker's error for a clock outside its type's span (the worker calls
 -- no function of this edition)
 
 -- The monotonic random scheme of SPEC.md ("common rules"), written into
 -- each worker that uses it by generate.py: the next (ms, rand) from the
--- state st (the session's last id, "PID,ms,rand"), now_ms (the clock in the
--- type's milliseconds) and frac (the fraction of that millisecond, 9 bits:
--- as many clock bits as a microsecond clock tells apart), for a random
--- field of LOW + 9 bits whose largest value is TOP.  A fresh field is frac
--- on top of LOW random bits; in the same millisecond a later fraction takes
--- a fresh field, else the last field plus a random increment of 1..2^32; on
--- overflow the next millisecond is borrowed (fraction 0); a clock more than
--- 1 s behind the last id is followed.  The state counts only when this
--- process wrote it (st starts with p: not a role's or a database's
--- default); under this process's PID a field that is no bigint is an error,
--- never an id, and a random field out of range is not followed.  The
--- worker declares now_ms, frac, ms and rand.
+-- last id's (ms, rand: NULL if there is none to follow), now_ms (the clock
+-- in the type's milliseconds) and frac, for a random field of LOW + 9 bits
+-- whose largest value is TOP, with the random uuid u.  A fresh field is
+-- frac on top of LOW random bits; in the same millisecond a later fraction
+-- takes a fresh field, else the last field plus a random increment of
+-- 1..2^32; on overflow the next millisecond is borrowed (fraction 0); a
+-- clock more than 1 s behind the last id is followed.
+
+-- A generator's domain check: the candidate VALUE becomes the state NAME
+-- when it is above the last id (as text), else what WORKER makes
+
+-- The types that bind a generator's candidate (above, "Per-session
+-- generator state"): made here if missing, their checks dropped and added
+-- again below, after the workers they call (CREATE DOMAIN has no OR
+-- REPLACE).  No role but the installer uses them (USAGE revoked below);
+-- the generators' bodies were bound to them when they were made.
+DO $domains$
+DECLARE
+	-- the schema named after pg_catalog in the search_path set above
+	schemas pg_catalog.name[] := pg_catalog.current_schemas(false);
+	ours pg_catalog.name := schemas[pg_catalog.array_position(schemas, 'pg_catalog'::pg_catalog.name) OPERATOR(pg_catalog.+) 1];
+	d pg_catalog.text[];
+BEGIN
+	IF pg_catalog.to_regtype(pg_catalog.format('%I._halves', ours)) IS NULL THEN
+		EXECUTE pg_catalog.format('CREATE TYPE %I._halves AS (hi bigint, lo bigint)', ours);
+	END IF;
+	IF pg_catalog.to_regtype(pg_catalog.format('%I._stamped_uuid', ours)) IS NULL THEN
+		EXECUTE pg_catalog.format('CREATE TYPE %I._stamped_uuid AS (v bigint, u pg_catalog.uuid)', ours);
+	END IF;
+	FOREACH d SLICE 1 IN ARRAY ARRAY[['_iuid_fields', pg_catalog.quote_ident(ours) OPERATOR(pg_catalog.||) '._halves'],
+									 ['_iuid_at_rand', 'bigint'], ['_distid_step', 'numeric'],
+									 ['_distid_dense_fields', pg_catalog.quote_ident(ours) OPERATOR(pg_catalog.||) '._halves'],
+									 ['_distid_dense_candidate', 'pg_catalog.text'],
+									 ['_distid128_random', pg_catalog.quote_ident(ours) OPERATOR(pg_catalog.||) '._stamped_uuid'],
+									 ['_distid128_candidate', 'pg_catalog.text'],
+									 ['_flaxid_fields', pg_catalog.quote_ident(ours) OPERATOR(pg_catalog.||) '._halves'],
+									 ['_flaxid_candidate', 'pg_catalog.text']] LOOP
+		IF pg_catalog.to_regtype(pg_catalog.format('%I.%I', ours, d[1])) IS NULL THEN
+			EXECUTE pg_catalog.format('CREATE DOMAIN %I.%I AS %s', ours, d[1], d[2]);
+		ELSE
+			EXECUTE pg_catalog.format('ALTER DOMAIN %I.%I DROP CONSTRAINT IF EXISTS next', ours, d[1]);
+		END IF;
+		EXECUTE pg_catalog.format('REVOKE ALL ON DOMAIN %I.%I FROM PUBLIC', ours, d[1]);
+	END LOOP;
+	EXECUTE pg_catalog.format('REVOKE ALL ON TYPE %I._halves FROM PUBLIC', ours);
+	EXECUTE pg_catalog.format('REVOKE ALL ON TYPE %I._stamped_uuid FROM PUBLIC', ours);
+END
+$domains$;
+COMMENT ON TYPE @extschema@._halves IS 'internal: a generator''s clock (ms << 9 | fraction) and random bits, for its domain''s check';
+COMMENT ON TYPE @extschema@._stamped_uuid IS 'internal: distid128_generate()''s clock (ms << 9 | fraction) and random uuid, for its domain''s check';
 
 --
 -- iuid (in uuid)
@@ -328,17 +410,19 @@ COMMENT ON FUNCTION @extschema@.iuid(pg_catalog.uuid) IS 'the uuid if it is an i
 
 -- A worker's check of country and entity (0-255, 22003)
 
--- The state is written, then the id made: one statement (a second costs
--- more than the expressions).
+-- An iuid of a worker's ms, country, entity and rand, in hexadecimal
 
--- iuid_generate's worker (its caller reads the arguments: the template
--- state); NULL when country or entity is
-CREATE OR REPLACE FUNCTION @extschema@._iuid_generate(st pg_catalog.text, p pg_catalog.text, us bigint, u pg_catalog.uuid,
-	country pg_catalog.int4, entity pg_catalog.int4) RETURNS pg_catalog.uuid
+-- iuid_generate(country, entity)'s worker: the next id in hexadecimal,
+-- from the state idgp.iuid (the last id, in hexadecimal), which the caller
+-- writes; NULL when country or entity is
+CREATE OR REPLACE FUNCTION @extschema@._iuid_next(country pg_catalog.int4, entity pg_catalog.int4) RETURNS pg_catalog.text
 	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
 DECLARE
-	now_ms bigint := us OPERATOR(pg_catalog./) 1000;
-	frac bigint := ((us OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.<<) 9) OPERATOR(pg_catalog./) 1000;
+	st pg_catalog.text := pg_catalog.current_setting('idgp.iuid', true);
+	e numeric := extract(epoch FROM pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000;
+	now_ms bigint := pg_catalog.floor(e)::bigint OPERATOR(pg_catalog.+) 0;
+	frac bigint := pg_catalog.floor((e OPERATOR(pg_catalog.-) pg_catalog.floor(e)) OPERATOR(pg_catalog.*) 512)::bigint;
+	u pg_catalog.uuid := pg_catalog.gen_random_uuid();
 	ms bigint;
 	rand bigint;
 BEGIN
@@ -348,12 +432,14 @@ BEGIN
 		END IF;
 		RAISE EXCEPTION 'iuid entity % is out of range', entity USING ERRCODE = '22003', DETAIL = 'Valid values are from 0 to 255.';
 	END IF;
-	IF pg_catalog.starts_with(st, p) THEN
-		ms := pg_catalog.split_part(st, ',', 2)::bigint;
-		rand := pg_catalog.split_part(st, ',', 3)::bigint;
+	IF st OPERATOR(pg_catalog.~) '^[0-9a-f]{12}8[0-9a-f]{3}[89ab][0-9a-f]{15}$' AND
+st OPERATOR(pg_catalog.<>) pg_catalog.set_config('idgp.iuid', NULL, false)
+	THEN
+		ms := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(st, 1, 12))::bit(48)::bigint;
+		rand := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(st, 19, 14))::bit(56)::bigint OPERATOR(pg_catalog.&) 18014398509481983;
 	END IF;
-	IF ms IS NULL OR rand OPERATOR(pg_catalog.<) 0 OR rand OPERATOR(pg_catalog.>) 18014398509481983 OR now_ms OPERATOR(pg_catalog.>) ms
-		OR ms OPERATOR(pg_catalog.-) now_ms OPERATOR(pg_catalog.>) 1000 OR (now_ms OPERATOR(pg_catalog.=) ms AND frac OPERATOR(pg_catalog.>) (rand OPERATOR(pg_catalog.>>) 45)) THEN
+	IF ms IS NULL OR now_ms OPERATOR(pg_catalog.>) ms OR ms OPERATOR(pg_catalog.-) now_ms OPERATOR(pg_catalog.>) 1000
+		OR (now_ms OPERATOR(pg_catalog.=) ms AND frac OPERATOR(pg_catalog.>) (rand OPERATOR(pg_catalog.>>) 45)) THEN
 		ms := now_ms;
 		rand := (frac OPERATOR(pg_catalog.<<) 45) OPERATOR(pg_catalog.|) (pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 45) OPERATOR(pg_catalog.-) 1));
 	ELSIF rand OPERATOR(pg_catalog.>) (18014398509481983 OPERATOR(pg_catalog.-) 1 OPERATOR(pg_catalog.-) (pg_catalog.uuid_hash_extended(u, 1) OPERATOR(pg_catalog.&) 4294967295)) THEN
@@ -371,31 +457,74 @@ BEGIN
 					WHEN 'iuid' OPERATOR(pg_catalog.=) 'DistributedId128' THEN '1700-01-01 00:00:00 UTC to 10619-08-04 05:31:50.655 UTC'
 					WHEN 'iuid' OPERATOR(pg_catalog.=) 'flaxid' THEN '2015-01-01 00:00:00 UTC to 2049-11-03 19:53:47.775 UTC' END);
 	END IF;
-	RETURN CASE WHEN pg_catalog.set_config('idgen_portable.iuid', p OPERATOR(pg_catalog.||) ms OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) rand, false) IS NOT NULL THEN
-		pg_catalog.encode(pg_catalog.int8send((ms OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 32768 OPERATOR(pg_catalog.|) country)
-						  OPERATOR(pg_catalog.||) pg_catalog.int8send(-9223372036854775808 OPERATOR(pg_catalog.|) (entity::bigint OPERATOR(pg_catalog.<<) 54) OPERATOR(pg_catalog.|) rand),
-						  'hex')::pg_catalog.uuid END;
+	RETURN
+pg_catalog.encode(pg_catalog.int8send((ms OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 32768 OPERATOR(pg_catalog.|) country)
+	OPERATOR(pg_catalog.||) pg_catalog.int8send(-9223372036854775808 OPERATOR(pg_catalog.|) (entity::bigint OPERATOR(pg_catalog.<<) 54) OPERATOR(pg_catalog.|) rand), 'hex')
+	;
 END
 $$;
-COMMENT ON FUNCTION @extschema@._iuid_generate(pg_catalog.text, pg_catalog.text, bigint, pg_catalog.uuid, pg_catalog.int4, pg_catalog.int4) IS 'internal: the work of iuid_generate(country, entity)';
+COMMENT ON FUNCTION @extschema@._iuid_next(pg_catalog.int4, pg_catalog.int4) IS 'internal: the next id of iuid_generate(country, entity), in hexadecimal';
+
+-- The candidate of VALUE, the clock (hi: ms << 9 | fraction) and the
+-- fields below the version (lo: entity << 54 | country << 45 | 45 random
+-- bits), in hexadecimal: the clock's millisecond (15 hexadecimal digits
+-- from 2004-11-03 to 2527-06-23; the expression's clock from 1979 to
+-- 2121), the fraction on top of the random bits.  It becomes the state if
+-- it is above the last id as text and that is of an earlier millisecond
+-- (below its millisecond followed by zeros) or of the same millisecond,
+-- country and entity (at least the candidate with fraction and random
+-- bits 0): as text, the order of two iuids is that of their (ms, random
+-- field) only then.  Else the worker makes the next id.
+ALTER DOMAIN @extschema@._iuid_fields ADD CONSTRAINT next
+	CHECK (pg_catalog.set_config('idgp.iuid',
+		CASE WHEN pg_catalog.current_setting('idgp.iuid', true) OPERATOR(pg_catalog.<)
+('0' OPERATOR(pg_catalog.||) pg_catalog.to_hex((((VALUE).hi OPERATOR(pg_catalog.>>) 9) OPERATOR(pg_catalog.<<) 16)
+			OPERATOR(pg_catalog.|) (32768 OPERATOR(pg_catalog.|) (((VALUE).lo OPERATOR(pg_catalog.>>) 45) OPERATOR(pg_catalog.&) 255)))
+		OPERATOR(pg_catalog.||) pg_catalog.to_hex((-9223372036854775808 OPERATOR(pg_catalog.|) ((VALUE).lo OPERATOR(pg_catalog.&) 4593706804289994751))
+			OPERATOR(pg_catalog.|) (((VALUE).hi OPERATOR(pg_catalog.&) 511) OPERATOR(pg_catalog.<<) 45)))
+			COLLATE pg_catalog."C"
+			AND (pg_catalog.current_setting('idgp.iuid', true) OPERATOR(pg_catalog.<) ('0' OPERATOR(pg_catalog.||) pg_catalog.to_hex(((VALUE).hi OPERATOR(pg_catalog.>>) 9) OPERATOR(pg_catalog.<<) 16)) COLLATE pg_catalog."C"
+				OR pg_catalog.current_setting('idgp.iuid', true) OPERATOR(pg_catalog.>=) ('0' OPERATOR(pg_catalog.||) pg_catalog.to_hex((((VALUE).hi OPERATOR(pg_catalog.>>) 9) OPERATOR(pg_catalog.<<) 16)
+						OPERATOR(pg_catalog.|) (32768 OPERATOR(pg_catalog.|) (((VALUE).lo OPERATOR(pg_catalog.>>) 45) OPERATOR(pg_catalog.&) 255)))
+					OPERATOR(pg_catalog.||) pg_catalog.to_hex(-9223372036854775808 OPERATOR(pg_catalog.|) ((VALUE).lo OPERATOR(pg_catalog.&) 4593671619917905920))) COLLATE pg_catalog."C")
+		THEN
+('0' OPERATOR(pg_catalog.||) pg_catalog.to_hex((((VALUE).hi OPERATOR(pg_catalog.>>) 9) OPERATOR(pg_catalog.<<) 16)
+			OPERATOR(pg_catalog.|) (32768 OPERATOR(pg_catalog.|) (((VALUE).lo OPERATOR(pg_catalog.>>) 45) OPERATOR(pg_catalog.&) 255)))
+		OPERATOR(pg_catalog.||) pg_catalog.to_hex((-9223372036854775808 OPERATOR(pg_catalog.|) ((VALUE).lo OPERATOR(pg_catalog.&) 4593706804289994751))
+			OPERATOR(pg_catalog.|) (((VALUE).hi OPERATOR(pg_catalog.&) 511) OPERATOR(pg_catalog.<<) 45)))
+		ELSE @extschema@._iuid_next((((VALUE).lo OPERATOR(pg_catalog.>>) 45) OPERATOR(pg_catalog.&) 255)::pg_catalog.int4, ((VALUE).lo OPERATOR(pg_catalog.>>) 54)::pg_catalog.int4) END,
+		false) IS NOT NULL);
+COMMENT ON DOMAIN @extschema@._iuid_fields IS 'internal: the clock and random bits of iuid_generate(country, entity), whose check makes the candidate';
 
 CREATE OR REPLACE FUNCTION @extschema@.iuid_generate(country pg_catalog.int4, entity pg_catalog.int4) RETURNS pg_catalog.uuid
 	LANGUAGE sql VOLATILE PARALLEL UNSAFE
-	RETURN @extschema@._iuid_generate(
-		coalesce(pg_catalog.current_setting('idgen_portable.iuid', true), ''), pg_catalog.pg_backend_pid()::pg_catalog.text OPERATOR(pg_catalog.||) ',',
-		(pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000)::bigint, pg_catalog.gen_random_uuid()
-		, country, entity);
+	RETURN CASE WHEN ((country OPERATOR(pg_catalog.|) entity) OPERATOR(pg_catalog.&) -256) OPERATOR(pg_catalog.=) 0
+			AND pg_catalog.clock_timestamp() OPERATOR(pg_catalog.>=) '2004-11-03 19:53:47.776+00'::pg_catalog.timestamptz
+			AND pg_catalog.clock_timestamp() OPERATOR(pg_catalog.<) '2121-01-01 00:00:00+00'::pg_catalog.timestamptz
+		THEN pg_catalog.current_setting('idgp.iuid', (ROW(
+((((pg_catalog.tstzrange_subdiff(pg_catalog.clock_timestamp(), '2050-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000000)::bigint
+	OPERATOR(pg_catalog.+) 2524608000000000) OPERATOR(pg_catalog.*) 64) OPERATOR(pg_catalog./) 125)
+			, (entity::bigint OPERATOR(pg_catalog.<<) 54) OPERATOR(pg_catalog.|) (country::bigint OPERATOR(pg_catalog.<<) 45)
+				OPERATOR(pg_catalog.|) (pg_catalog.uuid_hash_extended(pg_catalog.gen_random_uuid(), 0) OPERATOR(pg_catalog.&) 35184372088831)))::@extschema@._iuid_fields IS NULL)::pg_catalog.uuid
+		WHEN country IS NOT NULL AND entity IS NOT NULL
+		THEN pg_catalog.set_config('idgp.iuid', @extschema@._iuid_next(country, entity), false)::pg_catalog.uuid END;
 COMMENT ON FUNCTION @extschema@.iuid_generate(pg_catalog.int4, pg_catalog.int4) IS 'new iuid (a uuid) for country and entity (0-255), increasing within the session';
 
 -- Backfill (SPEC.md): calls for a millisecond the current walk covers
 -- (from the one it began in to the last borrowed one) continue it; any
 -- other starts a fresh walk there, its random field's top bit clear.  The
--- state is the setting idgen_portable.iuid_at: "PID,began,ms,rand" (under
--- this process's PID a field that is no bigint is an error).
-CREATE OR REPLACE FUNCTION @extschema@._iuid_generate_at(st pg_catalog.text, p pg_catalog.text, u pg_catalog.uuid,
-	country pg_catalog.int4, entity pg_catalog.int4, at pg_catalog.timestamptz) RETURNS pg_catalog.uuid
+-- state is three settings: idgp.iuid_at, the walk's millisecond (decimal);
+-- idgp.iuid_at_r, the last id's random field plus 10^17 (18 digits); and
+-- idgp.iuid_at_b, the millisecond the walk began in.  The worker makes the
+-- id and writes them; the generator's expression, for a call in the walk's
+-- millisecond whose increment cannot overflow, writes idgp.iuid_at_r alone.
+CREATE OR REPLACE FUNCTION @extschema@._iuid_at_next(country pg_catalog.int4, entity pg_catalog.int4, at pg_catalog.timestamptz) RETURNS pg_catalog.uuid
 	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
 DECLARE
+	st_ms pg_catalog.text := pg_catalog.current_setting('idgp.iuid_at', true);
+	st_b pg_catalog.text := pg_catalog.current_setting('idgp.iuid_at_b', true);
+	st_r pg_catalog.text := pg_catalog.current_setting('idgp.iuid_at_r', true);
+	u pg_catalog.uuid := pg_catalog.gen_random_uuid();
 	at_ms bigint;
 	began bigint;
 	ms bigint;
@@ -415,12 +544,14 @@ BEGIN
 		RAISE EXCEPTION 'timestamp out of range for type %', 'iuid'
 			USING ERRCODE = '22008', DETAIL = 'Type iuid represents times from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC.';
 	END IF;
-	IF pg_catalog.starts_with(st, p) THEN
-		began := pg_catalog.split_part(st, ',', 2)::bigint;
-		ms := pg_catalog.split_part(st, ',', 3)::bigint;
-		rand := pg_catalog.split_part(st, ',', 4)::bigint;
+	IF st_ms OPERATOR(pg_catalog.~) '^[0-9]{1,15}$' AND st_b OPERATOR(pg_catalog.~) '^[0-9]{1,15}$' AND st_r OPERATOR(pg_catalog.~) '^1[0-9]{17}$' AND
+st_r OPERATOR(pg_catalog.<>) pg_catalog.set_config('idgp.iuid_at_r', NULL, false)
+	THEN
+		began := st_b::bigint;
+		ms := st_ms::bigint;
+		rand := st_r::bigint OPERATOR(pg_catalog.-) 100000000000000000;
 	END IF;
-	IF ms IS NULL OR rand OPERATOR(pg_catalog.<) 0 OR rand OPERATOR(pg_catalog.>) 18014398509481983 OR at_ms OPERATOR(pg_catalog.<) began OR at_ms OPERATOR(pg_catalog.>) ms THEN
+	IF ms IS NULL OR rand OPERATOR(pg_catalog.>) 18014398509481983 OR at_ms OPERATOR(pg_catalog.<) began OR at_ms OPERATOR(pg_catalog.>) ms THEN
 		began := at_ms;
 		ms := at_ms;
 		rand := pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) 9007199254740991;
@@ -435,18 +566,39 @@ BEGIN
 		RAISE EXCEPTION 'timestamp out of range for type %', 'iuid'
 			USING ERRCODE = '22008', DETAIL = 'Type iuid represents times from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC.';
 	END IF;
-	RETURN CASE WHEN pg_catalog.set_config('idgen_portable.iuid_at', p OPERATOR(pg_catalog.||) began OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) ms OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) rand, false) IS NOT NULL THEN
-		pg_catalog.encode(pg_catalog.int8send((ms OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 32768 OPERATOR(pg_catalog.|) country)
-						  OPERATOR(pg_catalog.||) pg_catalog.int8send(-9223372036854775808 OPERATOR(pg_catalog.|) (entity::bigint OPERATOR(pg_catalog.<<) 54) OPERATOR(pg_catalog.|) rand),
-						  'hex')::pg_catalog.uuid END;
+	PERFORM pg_catalog.set_config('idgp.iuid_at', ms::pg_catalog.text, false), pg_catalog.set_config('idgp.iuid_at_b', began::pg_catalog.text, false),
+		pg_catalog.set_config('idgp.iuid_at_r', (rand OPERATOR(pg_catalog.+) 100000000000000000)::pg_catalog.text, false);
+	RETURN
+pg_catalog.encode(pg_catalog.int8send((ms OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 32768 OPERATOR(pg_catalog.|) country)
+	OPERATOR(pg_catalog.||) pg_catalog.int8send(-9223372036854775808 OPERATOR(pg_catalog.|) (entity::bigint OPERATOR(pg_catalog.<<) 54) OPERATOR(pg_catalog.|) rand), 'hex')
+		::pg_catalog.uuid;
 END
 $$;
-COMMENT ON FUNCTION @extschema@._iuid_generate_at(pg_catalog.text, pg_catalog.text, pg_catalog.uuid, pg_catalog.int4, pg_catalog.int4, pg_catalog.timestamptz) IS 'internal: the work of iuid_generate(country, entity, at)';
+COMMENT ON FUNCTION @extschema@._iuid_at_next(pg_catalog.int4, pg_catalog.int4, pg_catalog.timestamptz) IS 'internal: the work of iuid_generate(country, entity, at) beyond the walk''s millisecond';
 
+ALTER DOMAIN @extschema@._iuid_at_rand ADD CONSTRAINT next
+	CHECK (pg_catalog.set_config('idgp.iuid_at_r', VALUE::pg_catalog.text, false) IS NOT NULL);
+COMMENT ON DOMAIN @extschema@._iuid_at_rand IS 'internal: the random field of iuid_generate(country, entity, at) plus 10^17, which its check makes the state';
+
+-- In the walk's millisecond (the time from 2004-11-03 to 2121: see
+-- iuid_generate(country, entity)), with a random field at most 2^54 - 1 -
+-- 2^32, the last one plus a random increment of 1..2^32
 CREATE OR REPLACE FUNCTION @extschema@.iuid_generate(country pg_catalog.int4, entity pg_catalog.int4, at pg_catalog.timestamptz) RETURNS pg_catalog.uuid
 	LANGUAGE sql VOLATILE PARALLEL UNSAFE
-	RETURN @extschema@._iuid_generate_at(coalesce(pg_catalog.current_setting('idgen_portable.iuid_at', true), ''),
-		pg_catalog.pg_backend_pid()::pg_catalog.text OPERATOR(pg_catalog.||) ',', pg_catalog.gen_random_uuid(), country, entity, at);
+	RETURN CASE WHEN ((country OPERATOR(pg_catalog.|) entity) OPERATOR(pg_catalog.&) -256) OPERATOR(pg_catalog.=) 0
+			AND at OPERATOR(pg_catalog.>=) '2004-11-03 19:53:47.776+00'::pg_catalog.timestamptz
+			AND at OPERATOR(pg_catalog.<) '2121-01-01 00:00:00+00'::pg_catalog.timestamptz
+			AND (((pg_catalog.tstzrange_subdiff(at, '2050-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000000)::bigint
+				OPERATOR(pg_catalog.+) 2524608000000000) OPERATOR(pg_catalog./) 1000)::pg_catalog.text OPERATOR(pg_catalog.=) pg_catalog.current_setting('idgp.iuid_at', true)
+			AND pg_catalog.current_setting('idgp.iuid_at_r', true) OPERATOR(pg_catalog.>=) '100000000000000000' COLLATE pg_catalog."C"
+			AND pg_catalog.current_setting('idgp.iuid_at_r', true) OPERATOR(pg_catalog.<=) '118014394214514687' COLLATE pg_catalog."C"
+		THEN ('0' OPERATOR(pg_catalog.||) pg_catalog.to_hex(((((pg_catalog.tstzrange_subdiff(at, '2050-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000000)::bigint
+				OPERATOR(pg_catalog.+) 2524608000000000) OPERATOR(pg_catalog./) 1000) OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) (32768 OPERATOR(pg_catalog.|) country))
+			OPERATOR(pg_catalog.||) pg_catalog.to_hex((-9223372036854775808 OPERATOR(pg_catalog.|) (entity::bigint OPERATOR(pg_catalog.<<) 54))
+				OPERATOR(pg_catalog.|) ((pg_catalog.current_setting('idgp.iuid_at_r')::bigint
+					OPERATOR(pg_catalog.+) (pg_catalog.uuid_hash_extended(pg_catalog.gen_random_uuid(), 0) OPERATOR(pg_catalog.&) 4294967295) OPERATOR(pg_catalog.+) 1)::@extschema@._iuid_at_rand
+					OPERATOR(pg_catalog.-) 100000000000000000)))::pg_catalog.uuid
+		WHEN country IS NOT NULL AND entity IS NOT NULL AND at IS NOT NULL THEN @extschema@._iuid_at_next(country, entity, at) END;
 COMMENT ON FUNCTION @extschema@.iuid_generate(pg_catalog.int4, pg_catalog.int4, pg_catalog.timestamptz) IS 'iuid (a uuid) for a given time (backfill); consecutive calls of the session for one millisecond never repeat';
 
 -- The milliseconds of TS (a timestamptz) since LO, the start of a type's
@@ -568,42 +720,46 @@ COMMENT ON FUNCTION @extschema@.distid(pg_catalog.text) IS 'decimal text to dist
 -- in the past; 48 fresh random bits (0 becomes 1) in a new millisecond; in
 -- the same or an earlier one the last plus a random increment below 2^41;
 -- on overflow a later millisecond still in the past, else a 1 ms sleep.
--- The state is the setting idgen_portable.distid: "PID,ms,rand" (under
--- this process's PID a field that is no bigint is an error, a negative one
--- is not followed).
-CREATE OR REPLACE FUNCTION @extschema@._distid_generate(st pg_catalog.text, p pg_catalog.text, us bigint, u pg_catalog.uuid) RETURNS numeric
-	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
+-- The state is three settings: idgp.distid, the last id (decimal), and for
+-- the generator's expression the bounds of its millisecond, which only the
+-- worker writes: idgp.distid_e, the clock's last microsecond (since 1970,
+-- plus 10^16: 17 digits) that is not past that millisecond, and
+-- idgp.distid_l, the greatest id in it from which every increment stays
+-- in it (28 digits).  Until the clock passes the one or the id the other,
+-- the expression adds the increment and writes idgp.distid alone.
+CREATE OR REPLACE FUNCTION @extschema@._distid_next() RETURNS numeric
+	LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE AS $$
 DECLARE
+	st pg_catalog.text := pg_catalog.current_setting('idgp.distid', true);
+	u pg_catalog.uuid := pg_catalog.gen_random_uuid();
 	prev_ts bigint;
 	prev_rand bigint;
 	ts bigint;
 	r bigint;
 	inc bigint;
+	v numeric;
 BEGIN
-	IF pg_catalog.starts_with(st, p) THEN
-		prev_ts := pg_catalog.split_part(st, ',', 2)::bigint;
-		prev_rand := least(pg_catalog.split_part(st, ',', 3)::bigint, 281474976710655);
-		IF prev_ts OPERATOR(pg_catalog.<) 0 OR prev_rand OPERATOR(pg_catalog.<) 0 THEN
-			prev_ts := NULL;
-		END IF;
+	IF st OPERATOR(pg_catalog.~) '^[0-9]{1,28}$' AND
+st OPERATOR(pg_catalog.<>) pg_catalog.set_config('idgp.distid', NULL, false)
+	THEN
+		prev_ts := pg_catalog.div(st::numeric, 281474976710656)::bigint;
+		prev_rand := pg_catalog.mod(st::numeric, 281474976710656)::bigint;
 	END IF;
 	LOOP
-		ts := us OPERATOR(pg_catalog./) 1000 OPERATOR(pg_catalog.+) 2208988800000 OPERATOR(pg_catalog.-) 1000;
+		ts := pg_catalog.floor(extract(epoch FROM pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000)::bigint OPERATOR(pg_catalog.+) 2208988799000;
 		r := greatest(pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) 281474976710655, 1);
 		IF ts OPERATOR(pg_catalog.<=) prev_ts THEN
 			inc := greatest(r OPERATOR(pg_catalog.&) 2199023255551, 1);
 			IF inc OPERATOR(pg_catalog.<=) (281474976710655 OPERATOR(pg_catalog.-) prev_rand) THEN
-				prev_rand := prev_rand OPERATOR(pg_catalog.+) inc;
-				-- the state written, then the id: one statement
-				RETURN CASE WHEN pg_catalog.set_config('idgen_portable.distid', p OPERATOR(pg_catalog.||) prev_ts OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) prev_rand, false) IS NOT NULL
-					THEN prev_ts OPERATOR(pg_catalog.*) 281474976710656::numeric OPERATOR(pg_catalog.+) prev_rand END;
+				ts := prev_ts;
+				r := prev_rand OPERATOR(pg_catalog.+) inc;
+				EXIT;
 			END IF;
 			-- overflow: a later millisecond that is still in the past
 			IF prev_ts OPERATOR(pg_catalog.<) (ts OPERATOR(pg_catalog.+) 999) THEN
 				ts := prev_ts OPERATOR(pg_catalog.+) 1;
 			ELSIF prev_ts OPERATOR(pg_catalog.-) (ts OPERATOR(pg_catalog.+) 999) OPERATOR(pg_catalog.<=) 1000 THEN
 				PERFORM pg_catalog.pg_sleep(0.001);
-				us := (pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000)::bigint;
 				u := pg_catalog.gen_random_uuid();
 				CONTINUE;
 			END IF;
@@ -618,35 +774,55 @@ BEGIN
 					WHEN 'distid' OPERATOR(pg_catalog.=) 'DistributedId128' THEN '1700-01-01 00:00:00 UTC to 10619-08-04 05:31:50.655 UTC'
 					WHEN 'distid' OPERATOR(pg_catalog.=) 'flaxid' THEN '2015-01-01 00:00:00 UTC to 2049-11-03 19:53:47.775 UTC' END);
 		END IF;
-		RETURN CASE WHEN pg_catalog.set_config('idgen_portable.distid', p OPERATOR(pg_catalog.||) ts OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) r, false) IS NOT NULL
-			THEN ts OPERATOR(pg_catalog.*) 281474976710656::numeric OPERATOR(pg_catalog.+) r END;
+		EXIT;
 	END LOOP;
+	v := ts::numeric OPERATOR(pg_catalog.*) 281474976710656 OPERATOR(pg_catalog.+) r;
+	-- the bounds, only where their text compares as the numbers: 28 digits
+	-- (from 2012-07-31), a clock the expression reads exactly (before 2121)
+	PERFORM pg_catalog.set_config('idgp.distid', v::pg_catalog.text, false),
+		pg_catalog.set_config('idgp.distid_e', ((ts OPERATOR(pg_catalog.-) 2208988799000) OPERATOR(pg_catalog.*) 1000 OPERATOR(pg_catalog.+) 10000000000000999)::pg_catalog.text, false),
+		pg_catalog.set_config('idgp.distid_l', CASE WHEN v OPERATOR(pg_catalog.>=) 1000000000000000000000000000 AND pg_catalog.clock_timestamp() OPERATOR(pg_catalog.<) '2121-01-01 00:00:00+00'::pg_catalog.timestamptz
+			THEN (ts::numeric OPERATOR(pg_catalog.*) 281474976710656 OPERATOR(pg_catalog.+) 279275953455103)::pg_catalog.text ELSE '' END, false);
+	RETURN v;
 END
 $$;
-COMMENT ON FUNCTION @extschema@._distid_generate(pg_catalog.text, pg_catalog.text, bigint, pg_catalog.uuid) IS 'internal: the work of distid_generate()';
+COMMENT ON FUNCTION @extschema@._distid_next() IS 'internal: the work of distid_generate() beyond its millisecond''s increments';
+
+ALTER DOMAIN @extschema@._distid_step ADD CONSTRAINT next
+	CHECK (pg_catalog.set_config('idgp.distid', VALUE::pg_catalog.text, false) IS NOT NULL);
+COMMENT ON DOMAIN @extschema@._distid_step IS 'internal: the next id of distid_generate() in its millisecond, which its check makes the state';
 
 CREATE OR REPLACE FUNCTION @extschema@.distid_generate() RETURNS numeric
 	LANGUAGE sql VOLATILE PARALLEL UNSAFE
-	RETURN @extschema@._distid_generate(
-		coalesce(pg_catalog.current_setting('idgen_portable.distid', true), ''), pg_catalog.pg_backend_pid()::pg_catalog.text OPERATOR(pg_catalog.||) ',',
-		(pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000)::bigint, pg_catalog.gen_random_uuid()
-		);
+	RETURN CASE WHEN (
+((pg_catalog.tstzrange_subdiff(pg_catalog.clock_timestamp(), '2050-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000000)::bigint
+	OPERATOR(pg_catalog.+) 2524608000000000)
+			OPERATOR(pg_catalog.+) 10000000000000000)::pg_catalog.text OPERATOR(pg_catalog.<=) pg_catalog.current_setting('idgp.distid_e', true) COLLATE pg_catalog."C"
+			AND pg_catalog.current_setting('idgp.distid', true) OPERATOR(pg_catalog.<=) pg_catalog.current_setting('idgp.distid_l', true) COLLATE pg_catalog."C"
+		THEN (pg_catalog.current_setting('idgp.distid')::numeric
+			OPERATOR(pg_catalog.+) greatest(pg_catalog.uuid_hash_extended(pg_catalog.gen_random_uuid(), 0) OPERATOR(pg_catalog.&) 2199023255551, 1))::@extschema@._distid_step
+		ELSE @extschema@._distid_next() END;
 COMMENT ON FUNCTION @extschema@.distid_generate() IS 'new DistributedId (a numeric), stamped 1 s in the past as the reference does; increasing within the session';
 
-CREATE OR REPLACE FUNCTION @extschema@._distid_generate_dense(st pg_catalog.text, p pg_catalog.text, us bigint, u pg_catalog.uuid) RETURNS numeric
-	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
+CREATE OR REPLACE FUNCTION @extschema@._distid_dense_next() RETURNS pg_catalog.text
+	LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE AS $$
 DECLARE
-	now_ms bigint := us OPERATOR(pg_catalog./) 1000 OPERATOR(pg_catalog.+) 2208988800000 OPERATOR(pg_catalog.-) 1000;
-	frac bigint := ((us OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.<<) 9) OPERATOR(pg_catalog./) 1000;
+	st pg_catalog.text := pg_catalog.current_setting('idgp.dense', true);
+	e numeric := extract(epoch FROM pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000;
+	now_ms bigint := pg_catalog.floor(e)::bigint OPERATOR(pg_catalog.+) 2208988799000;
+	frac bigint := pg_catalog.floor((e OPERATOR(pg_catalog.-) pg_catalog.floor(e)) OPERATOR(pg_catalog.*) 512)::bigint;
+	u pg_catalog.uuid := pg_catalog.gen_random_uuid();
 	ms bigint;
 	rand bigint;
 BEGIN
-	IF pg_catalog.starts_with(st, p) THEN
-		ms := pg_catalog.split_part(st, ',', 2)::bigint;
-		rand := pg_catalog.split_part(st, ',', 3)::bigint;
+	IF st OPERATOR(pg_catalog.~) '^[0-9]{1,28}$' AND
+st OPERATOR(pg_catalog.<>) pg_catalog.set_config('idgp.dense', NULL, false)
+	THEN
+		ms := pg_catalog.div(st::numeric, 281474976710656)::bigint;
+		rand := pg_catalog.mod(st::numeric, 281474976710656)::bigint;
 	END IF;
-	IF ms IS NULL OR rand OPERATOR(pg_catalog.<) 0 OR rand OPERATOR(pg_catalog.>) 281474976710655 OR now_ms OPERATOR(pg_catalog.>) ms
-		OR ms OPERATOR(pg_catalog.-) now_ms OPERATOR(pg_catalog.>) 1000 OR (now_ms OPERATOR(pg_catalog.=) ms AND frac OPERATOR(pg_catalog.>) (rand OPERATOR(pg_catalog.>>) 39)) THEN
+	IF ms IS NULL OR now_ms OPERATOR(pg_catalog.>) ms OR ms OPERATOR(pg_catalog.-) now_ms OPERATOR(pg_catalog.>) 1000
+		OR (now_ms OPERATOR(pg_catalog.=) ms AND frac OPERATOR(pg_catalog.>) (rand OPERATOR(pg_catalog.>>) 39)) THEN
 		ms := now_ms;
 		rand := (frac OPERATOR(pg_catalog.<<) 39) OPERATOR(pg_catalog.|) (pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 39) OPERATOR(pg_catalog.-) 1));
 	ELSIF rand OPERATOR(pg_catalog.>) (281474976710655 OPERATOR(pg_catalog.-) 1 OPERATOR(pg_catalog.-) (pg_catalog.uuid_hash_extended(u, 1) OPERATOR(pg_catalog.&) 4294967295)) THEN
@@ -664,18 +840,36 @@ BEGIN
 					WHEN 'distid' OPERATOR(pg_catalog.=) 'DistributedId128' THEN '1700-01-01 00:00:00 UTC to 10619-08-04 05:31:50.655 UTC'
 					WHEN 'distid' OPERATOR(pg_catalog.=) 'flaxid' THEN '2015-01-01 00:00:00 UTC to 2049-11-03 19:53:47.775 UTC' END);
 	END IF;
-	RETURN CASE WHEN pg_catalog.set_config('idgen_portable.distid_dense', p OPERATOR(pg_catalog.||) ms OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) rand, false) IS NOT NULL
-		THEN ms OPERATOR(pg_catalog.*) 281474976710656::numeric OPERATOR(pg_catalog.+) rand END;
+	RETURN (ms::numeric OPERATOR(pg_catalog.*) 281474976710656 OPERATOR(pg_catalog.+) rand)::pg_catalog.text;
 END
 $$;
-COMMENT ON FUNCTION @extschema@._distid_generate_dense(pg_catalog.text, pg_catalog.text, bigint, pg_catalog.uuid) IS 'internal: the work of distid_generate_dense()';
+COMMENT ON FUNCTION @extschema@._distid_dense_next() IS 'internal: the next id of distid_generate_dense(), in decimal';
+
+ALTER DOMAIN @extschema@._distid_dense_candidate ADD CONSTRAINT next
+	CHECK (pg_catalog.set_config('idgp.dense',
+		CASE WHEN VALUE OPERATOR(pg_catalog.>) pg_catalog.current_setting('idgp.dense', true) COLLATE pg_catalog."C" THEN VALUE ELSE @extschema@._distid_dense_next() END,
+		false) IS NOT NULL)
+	;
+COMMENT ON DOMAIN @extschema@._distid_dense_candidate IS 'internal: the next id of distid_generate_dense() in decimal, which its check makes the state';
+
+-- The candidate of VALUE, the clock (hi: ms << 9 | fraction) and 39
+-- random bits (lo): the clock's millisecond (since 1900, 1 s before; 28
+-- digits from 2012-08-01; the expression's clock to 2121), the fraction on
+-- top of the random bits
+ALTER DOMAIN @extschema@._distid_dense_fields ADD CONSTRAINT next
+	CHECK (((((VALUE).hi OPERATOR(pg_catalog.>>) 9) OPERATOR(pg_catalog.+) 2208988799000)::numeric OPERATOR(pg_catalog.*) 281474976710656::numeric
+		OPERATOR(pg_catalog.+) ((((VALUE).hi OPERATOR(pg_catalog.&) 511) OPERATOR(pg_catalog.<<) 39) OPERATOR(pg_catalog.|) (VALUE).lo))::pg_catalog.text::@extschema@._distid_dense_candidate IS NOT NULL);
+COMMENT ON DOMAIN @extschema@._distid_dense_fields IS 'internal: the clock and random bits of distid_generate_dense(), whose check makes the candidate';
 
 CREATE OR REPLACE FUNCTION @extschema@.distid_generate_dense() RETURNS numeric
 	LANGUAGE sql VOLATILE PARALLEL UNSAFE
-	RETURN @extschema@._distid_generate_dense(
-		coalesce(pg_catalog.current_setting('idgen_portable.distid_dense', true), ''), pg_catalog.pg_backend_pid()::pg_catalog.text OPERATOR(pg_catalog.||) ',',
-		(pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000)::bigint, pg_catalog.gen_random_uuid()
-		);
+	RETURN CASE WHEN pg_catalog.clock_timestamp() OPERATOR(pg_catalog.>=) '2012-08-01 00:00:00+00'::pg_catalog.timestamptz
+			AND pg_catalog.clock_timestamp() OPERATOR(pg_catalog.<) '2121-01-01 00:00:00+00'::pg_catalog.timestamptz
+		THEN pg_catalog.current_setting('idgp.dense', (ROW(
+((((pg_catalog.tstzrange_subdiff(pg_catalog.clock_timestamp(), '2050-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000000)::bigint
+	OPERATOR(pg_catalog.+) 2524608000000000) OPERATOR(pg_catalog.*) 64) OPERATOR(pg_catalog./) 125)
+			, pg_catalog.uuid_hash_extended(pg_catalog.gen_random_uuid(), 0) OPERATOR(pg_catalog.&) 549755813887))::@extschema@._distid_dense_fields IS NULL)::numeric
+		ELSE pg_catalog.set_config('idgp.dense', @extschema@._distid_dense_next(), false)::numeric END;
 COMMENT ON FUNCTION @extschema@.distid_generate_dense() IS 'new DistributedId (a numeric) with iuid''s dense scheme (clock bits, random bits, borrowed milliseconds), stamped 1 s in the past; not rate limited';
 
 -- distid's milliseconds since 1970, times 10^3, fit a float8 exactly: one
@@ -834,12 +1028,14 @@ COMMENT ON FUNCTION @extschema@.distid_from_hex(pg_catalog.text) IS 'distid (a n
 -- 75-bit random field R (kept as its high 12 and low 63 bits), the top 9
 -- bits of a fresh R the fraction of the millisecond; the same millisecond
 -- and fraction add a random increment below 2^58 (0 becomes 1); on
--- overflow sleep 1 ms.  The state is the setting idgen_portable.distid128:
--- "PID,ms,R high,R low" (under this process's PID a field that is no
--- bigint is an error, a negative one is not followed).
-CREATE OR REPLACE FUNCTION @extschema@._distid128_generate(st pg_catalog.text, p pg_catalog.text, us bigint, u pg_catalog.uuid) RETURNS pg_catalog.uuid
-	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
+-- overflow sleep 1 ms.  The state is the setting idgp.d128: the last id in
+-- hexadecimal.
+CREATE OR REPLACE FUNCTION @extschema@._distid128_next() RETURNS pg_catalog.text
+	LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE AS $$
 DECLARE
+	st pg_catalog.text := pg_catalog.current_setting('idgp.d128', true);
+	u pg_catalog.uuid := pg_catalog.gen_random_uuid();
+	e numeric;
 	prev_ts bigint;
 	prev_hi bigint;
 	prev_lo bigint;
@@ -851,17 +1047,17 @@ DECLARE
 	lo bigint;
 	inc bigint;
 BEGIN
-	IF pg_catalog.starts_with(st, p) THEN
-		prev_ts := pg_catalog.split_part(st, ',', 2)::bigint;
-		prev_hi := least(pg_catalog.split_part(st, ',', 3)::bigint, 4095);
-		prev_lo := pg_catalog.split_part(st, ',', 4)::bigint;
-		IF prev_hi OPERATOR(pg_catalog.<) 0 OR prev_lo OPERATOR(pg_catalog.<) 0 THEN
-			prev_ts := NULL;
-		END IF;
+	IF st OPERATOR(pg_catalog.~) '^[0-9a-f]{12}7[0-9a-f]{3}[0-7][0-9a-f]{15}$' AND
+st OPERATOR(pg_catalog.<>) pg_catalog.set_config('idgp.d128', NULL, false)
+	THEN
+		prev_ts := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(st, 1, 12))::bit(48)::bigint;
+		prev_hi := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(st, 14, 3))::bit(12)::bigint;
+		prev_lo := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(st, 17, 16))::bit(64)::bigint;
 	END IF;
 	LOOP
-		now_ms := us OPERATOR(pg_catalog./) 1000 OPERATOR(pg_catalog.+) 8520336000000;
-		frac := ((us OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.<<) 9) OPERATOR(pg_catalog./) 1000;
+		e := extract(epoch FROM pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000;
+		now_ms := pg_catalog.floor(e)::bigint OPERATOR(pg_catalog.+) 8520336000000;
+		frac := pg_catalog.floor((e OPERATOR(pg_catalog.-) pg_catalog.floor(e)) OPERATOR(pg_catalog.*) 512)::bigint;
 		-- a fresh R: the fraction, 3 random bits, then 63 random bits (not all 0)
 		fresh_hi := (frac OPERATOR(pg_catalog.<<) 3) OPERATOR(pg_catalog.|) (pg_catalog.uuid_hash_extended(u, 1) OPERATOR(pg_catalog.&) 7);
 		fresh_lo := greatest(pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) 9223372036854775807, CASE WHEN fresh_hi OPERATOR(pg_catalog.=) 0 THEN 1 ELSE 0 END);
@@ -875,13 +1071,10 @@ BEGIN
 				lo := prev_lo OPERATOR(pg_catalog.+) inc;
 			END IF;
 			IF hi OPERATOR(pg_catalog.<=) 4095 THEN
-				-- the state written, then the id: one statement
-				RETURN CASE WHEN pg_catalog.set_config('idgen_portable.distid128', p OPERATOR(pg_catalog.||) prev_ts OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) hi OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) lo, false) IS NOT NULL
-					THEN pg_catalog.encode(pg_catalog.int8send((prev_ts OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 28672 OPERATOR(pg_catalog.|) hi) OPERATOR(pg_catalog.||) pg_catalog.int8send(lo), 'hex')::pg_catalog.uuid END;
+				RETURN pg_catalog.encode(pg_catalog.int8send((prev_ts OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 28672 OPERATOR(pg_catalog.|) hi) OPERATOR(pg_catalog.||) pg_catalog.int8send(lo), 'hex');
 			END IF;
 			IF now_ms OPERATOR(pg_catalog.+) 1000 OPERATOR(pg_catalog.>) prev_ts THEN
 				PERFORM pg_catalog.pg_sleep(0.001);
-				us := (pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000)::bigint;
 				u := pg_catalog.gen_random_uuid();
 				CONTINUE;
 			END IF;
@@ -896,19 +1089,38 @@ BEGIN
 					WHEN 'DistributedId128' OPERATOR(pg_catalog.=) 'DistributedId128' THEN '1700-01-01 00:00:00 UTC to 10619-08-04 05:31:50.655 UTC'
 					WHEN 'DistributedId128' OPERATOR(pg_catalog.=) 'flaxid' THEN '2015-01-01 00:00:00 UTC to 2049-11-03 19:53:47.775 UTC' END);
 		END IF;
-		RETURN CASE WHEN pg_catalog.set_config('idgen_portable.distid128', p OPERATOR(pg_catalog.||) now_ms OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) fresh_hi OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) fresh_lo, false) IS NOT NULL
-			THEN pg_catalog.encode(pg_catalog.int8send((now_ms OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 28672 OPERATOR(pg_catalog.|) fresh_hi) OPERATOR(pg_catalog.||) pg_catalog.int8send(fresh_lo), 'hex')::pg_catalog.uuid END;
+		RETURN pg_catalog.encode(pg_catalog.int8send((now_ms OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 28672 OPERATOR(pg_catalog.|) fresh_hi) OPERATOR(pg_catalog.||) pg_catalog.int8send(fresh_lo), 'hex');
 	END LOOP;
 END
 $$;
-COMMENT ON FUNCTION @extschema@._distid128_generate(pg_catalog.text, pg_catalog.text, bigint, pg_catalog.uuid) IS 'internal: the work of distid128_generate()';
+COMMENT ON FUNCTION @extschema@._distid128_next() IS 'internal: the next id of distid128_generate(), in hexadecimal';
+
+ALTER DOMAIN @extschema@._distid128_candidate ADD CONSTRAINT next
+	CHECK (pg_catalog.set_config('idgp.d128',
+		CASE WHEN VALUE OPERATOR(pg_catalog.>) pg_catalog.current_setting('idgp.d128', true) COLLATE pg_catalog."C" THEN VALUE ELSE @extschema@._distid128_next() END,
+		false) IS NOT NULL)
+	;
+COMMENT ON DOMAIN @extschema@._distid128_candidate IS 'internal: the next id of distid128_generate() in hexadecimal, which its check makes the state';
+
+-- The candidate of VALUE, the clock (v: ms << 9 | fraction) and a random
+-- uuid u, whose two hashes are a fresh R: the clock's millisecond since
+-- 1700, the fraction and R
+ALTER DOMAIN @extschema@._distid128_random ADD CONSTRAINT next
+	CHECK ((pg_catalog.encode(pg_catalog.int8send(((((VALUE).v OPERATOR(pg_catalog.>>) 9) OPERATOR(pg_catalog.+) 8520336000000) OPERATOR(pg_catalog.<<) 16)
+		OPERATOR(pg_catalog.|) 28672 OPERATOR(pg_catalog.|) (((VALUE).v OPERATOR(pg_catalog.&) 511) OPERATOR(pg_catalog.<<) 3)
+		OPERATOR(pg_catalog.|) (pg_catalog.uuid_hash_extended((VALUE).u, 1) OPERATOR(pg_catalog.&) 7))
+		OPERATOR(pg_catalog.||) pg_catalog.int8send(greatest(pg_catalog.uuid_hash_extended((VALUE).u, 0) OPERATOR(pg_catalog.&) 9223372036854775807, 1)), 'hex'))::@extschema@._distid128_candidate IS NOT NULL);
+COMMENT ON DOMAIN @extschema@._distid128_random IS 'internal: the clock and random uuid of distid128_generate(), whose check makes the candidate';
 
 CREATE OR REPLACE FUNCTION @extschema@.distid128_generate() RETURNS pg_catalog.uuid
 	LANGUAGE sql VOLATILE PARALLEL UNSAFE
-	RETURN @extschema@._distid128_generate(
-		coalesce(pg_catalog.current_setting('idgen_portable.distid128', true), ''), pg_catalog.pg_backend_pid()::pg_catalog.text OPERATOR(pg_catalog.||) ',',
-		(pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000)::bigint, pg_catalog.gen_random_uuid()
-		);
+	RETURN CASE WHEN pg_catalog.clock_timestamp() OPERATOR(pg_catalog.>=) '1979-01-01 00:00:00+00'::pg_catalog.timestamptz
+			AND pg_catalog.clock_timestamp() OPERATOR(pg_catalog.<) '2121-01-01 00:00:00+00'::pg_catalog.timestamptz
+		THEN pg_catalog.current_setting('idgp.d128', (ROW(
+((((pg_catalog.tstzrange_subdiff(pg_catalog.clock_timestamp(), '2050-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000000)::bigint
+	OPERATOR(pg_catalog.+) 2524608000000000) OPERATOR(pg_catalog.*) 64) OPERATOR(pg_catalog./) 125)
+			, pg_catalog.gen_random_uuid()))::@extschema@._distid128_random IS NULL)::pg_catalog.uuid
+		ELSE pg_catalog.set_config('idgp.d128', @extschema@._distid128_next(), false)::pg_catalog.uuid END;
 COMMENT ON FUNCTION @extschema@.distid128_generate() IS 'new DistributedId128 (UUIDv7-like, milliseconds since 1700), increasing within the session';
 
 -- 22023 for a uuid that is not a DistributedId128 (distid128_timestamp's refusal)
@@ -1032,24 +1244,33 @@ COMMENT ON FUNCTION @extschema@.flaxid(pg_catalog.text) IS 'the text if it is a 
 -- The 8 characters of a 48-bit half W of a flaxid, as the bytes of a
 -- bigint: each looked up in the alphabet a (bytea)
 
-CREATE OR REPLACE FUNCTION @extschema@._flaxid_generate(st pg_catalog.text, p pg_catalog.text, us bigint, u pg_catalog.uuid) RETURNS pg_catalog.text
-	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
+-- The state is the setting idgp.flaxid: the last id
+CREATE OR REPLACE FUNCTION @extschema@._flaxid_next() RETURNS pg_catalog.text
+	LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE AS $$
 DECLARE
-	now_ms bigint := us OPERATOR(pg_catalog./) 1000 OPERATOR(pg_catalog.-) 1420070400000;
-	frac bigint := ((us OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.<<) 9) OPERATOR(pg_catalog./) 1000;
+	st pg_catalog.text := pg_catalog.current_setting('idgp.flaxid', true);
+	e numeric := extract(epoch FROM pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000;
+	now_ms bigint := pg_catalog.floor(e)::bigint OPERATOR(pg_catalog.+) -1420070400000;
+	frac bigint := pg_catalog.floor((e OPERATOR(pg_catalog.-) pg_catalog.floor(e)) OPERATOR(pg_catalog.*) 512)::bigint;
+	u pg_catalog.uuid := pg_catalog.gen_random_uuid();
+	b pg_catalog.varbit;
 	ms bigint;
 	rand bigint;
-	hi bigint;
-	lo bigint;
 	-- the alphabet, a byte a character
 	a pg_catalog.bytea := '\x2d303132333435363738394142434445464748494a4b4c4d4e4f505152535455565758595a5f6162636465666768696a6b6c6d6e6f707172737475767778797a'::pg_catalog.bytea;
 BEGIN
-	IF pg_catalog.starts_with(st, p) THEN
-		ms := pg_catalog.split_part(st, ',', 2)::bigint;
-		rand := pg_catalog.split_part(st, ',', 3)::bigint;
+	IF st OPERATOR(pg_catalog.~) '^[-0-9A-Z_a-z]{16}$' AND
+st OPERATOR(pg_catalog.<>) pg_catalog.set_config('idgp.flaxid', NULL, false)
+	THEN
+		-- its 96 bits: base64 in flaxid's alphabet
+		b := ('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.decode(pg_catalog.translate(st,
+			'-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz',
+			'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'), 'base64'), 'hex'))::pg_catalog.varbit;
+		ms := b::bit(40)::bigint;
+		rand := (b OPERATOR(pg_catalog.<<) 40)::bit(56)::bigint;
 	END IF;
-	IF ms IS NULL OR rand OPERATOR(pg_catalog.<) 0 OR rand OPERATOR(pg_catalog.>) 72057594037927935 OR now_ms OPERATOR(pg_catalog.>) ms
-		OR ms OPERATOR(pg_catalog.-) now_ms OPERATOR(pg_catalog.>) 1000 OR (now_ms OPERATOR(pg_catalog.=) ms AND frac OPERATOR(pg_catalog.>) (rand OPERATOR(pg_catalog.>>) 47)) THEN
+	IF ms IS NULL OR now_ms OPERATOR(pg_catalog.>) ms OR ms OPERATOR(pg_catalog.-) now_ms OPERATOR(pg_catalog.>) 1000
+		OR (now_ms OPERATOR(pg_catalog.=) ms AND frac OPERATOR(pg_catalog.>) (rand OPERATOR(pg_catalog.>>) 47)) THEN
 		ms := now_ms;
 		rand := (frac OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.|) (pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.-) 1));
 	ELSIF rand OPERATOR(pg_catalog.>) (72057594037927935 OPERATOR(pg_catalog.-) 1 OPERATOR(pg_catalog.-) (pg_catalog.uuid_hash_extended(u, 1) OPERATOR(pg_catalog.&) 4294967295)) THEN
@@ -1067,44 +1288,78 @@ BEGIN
 					WHEN 'flaxid' OPERATOR(pg_catalog.=) 'DistributedId128' THEN '1700-01-01 00:00:00 UTC to 10619-08-04 05:31:50.655 UTC'
 					WHEN 'flaxid' OPERATOR(pg_catalog.=) 'flaxid' THEN '2015-01-01 00:00:00 UTC to 2049-11-03 19:53:47.775 UTC' END);
 	END IF;
-	-- 6 bits a character, from two 48-bit halves: each character's byte looked
-	-- up in a, 8 of them put together in a bigint, whose 16 bytes are the text
-	-- (a tenth of the cost of 16 substr() of a text or of translate())
-	hi := (ms OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) (rand OPERATOR(pg_catalog.>>) 48);
-	lo := rand OPERATOR(pg_catalog.&) 281474976710655;
-	-- the state written, then the id: one statement
-	RETURN CASE WHEN pg_catalog.set_config('idgen_portable.flaxid', p OPERATOR(pg_catalog.||) ms OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) rand, false) IS NOT NULL
-		THEN pg_catalog.encode(
+	-- 6 bits a character, from two 48-bit halves
+	RETURN pg_catalog.encode(
 		pg_catalog.int8send(
-			(pg_catalog.get_byte(a, ((hi OPERATOR(pg_catalog.>>) 42) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 56)
-			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, ((hi OPERATOR(pg_catalog.>>) 36) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 48)
-			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, ((hi OPERATOR(pg_catalog.>>) 30) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 40)
-			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, ((hi OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 32)
-			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, ((hi OPERATOR(pg_catalog.>>) 18) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 24)
-			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, ((hi OPERATOR(pg_catalog.>>) 12) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 16)
-			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, ((hi OPERATOR(pg_catalog.>>) 6) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 8)
-			OPERATOR(pg_catalog.|) pg_catalog.get_byte(a, (hi OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint)
-			OPERATOR(pg_catalog.||)
+			(pg_catalog.get_byte(a, (((ms OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) (rand OPERATOR(pg_catalog.>>) 48) OPERATOR(pg_catalog.>>) 42) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 56)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, (((ms OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) (rand OPERATOR(pg_catalog.>>) 48) OPERATOR(pg_catalog.>>) 36) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 48)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, (((ms OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) (rand OPERATOR(pg_catalog.>>) 48) OPERATOR(pg_catalog.>>) 30) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 40)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, (((ms OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) (rand OPERATOR(pg_catalog.>>) 48) OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 32)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, (((ms OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) (rand OPERATOR(pg_catalog.>>) 48) OPERATOR(pg_catalog.>>) 18) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 24)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, (((ms OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) (rand OPERATOR(pg_catalog.>>) 48) OPERATOR(pg_catalog.>>) 12) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 16)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, (((ms OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) (rand OPERATOR(pg_catalog.>>) 48) OPERATOR(pg_catalog.>>) 6) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 8)
+			OPERATOR(pg_catalog.|) pg_catalog.get_byte(a, ((ms OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) (rand OPERATOR(pg_catalog.>>) 48) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint)
+		OPERATOR(pg_catalog.||)
 		pg_catalog.int8send(
-			(pg_catalog.get_byte(a, ((lo OPERATOR(pg_catalog.>>) 42) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 56)
-			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, ((lo OPERATOR(pg_catalog.>>) 36) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 48)
-			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, ((lo OPERATOR(pg_catalog.>>) 30) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 40)
-			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, ((lo OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 32)
-			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, ((lo OPERATOR(pg_catalog.>>) 18) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 24)
-			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, ((lo OPERATOR(pg_catalog.>>) 12) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 16)
-			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, ((lo OPERATOR(pg_catalog.>>) 6) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 8)
-			OPERATOR(pg_catalog.|) pg_catalog.get_byte(a, (lo OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint)
-			, 'escape') END;
+			(pg_catalog.get_byte(a, (((rand OPERATOR(pg_catalog.&) 281474976710655) OPERATOR(pg_catalog.>>) 42) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 56)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, (((rand OPERATOR(pg_catalog.&) 281474976710655) OPERATOR(pg_catalog.>>) 36) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 48)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, (((rand OPERATOR(pg_catalog.&) 281474976710655) OPERATOR(pg_catalog.>>) 30) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 40)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, (((rand OPERATOR(pg_catalog.&) 281474976710655) OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 32)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, (((rand OPERATOR(pg_catalog.&) 281474976710655) OPERATOR(pg_catalog.>>) 18) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 24)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, (((rand OPERATOR(pg_catalog.&) 281474976710655) OPERATOR(pg_catalog.>>) 12) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 16)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, (((rand OPERATOR(pg_catalog.&) 281474976710655) OPERATOR(pg_catalog.>>) 6) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 8)
+			OPERATOR(pg_catalog.|) pg_catalog.get_byte(a, ((rand OPERATOR(pg_catalog.&) 281474976710655) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint)
+		, 'escape');
 END
 $$;
-COMMENT ON FUNCTION @extschema@._flaxid_generate(pg_catalog.text, pg_catalog.text, bigint, pg_catalog.uuid) IS 'internal: the work of flaxid_generate()';
+COMMENT ON FUNCTION @extschema@._flaxid_next() IS 'internal: the next id of flaxid_generate()';
+
+ALTER DOMAIN @extschema@._flaxid_candidate ADD CONSTRAINT next
+	CHECK (pg_catalog.set_config('idgp.flaxid',
+		CASE WHEN VALUE OPERATOR(pg_catalog.>) pg_catalog.current_setting('idgp.flaxid', true) COLLATE pg_catalog."C" THEN VALUE ELSE @extschema@._flaxid_next() END,
+		false) IS NOT NULL)
+	;
+COMMENT ON DOMAIN @extschema@._flaxid_candidate IS 'internal: the next id of flaxid_generate(), which its check makes the state';
+
+-- Two characters of 12 bits (0-4095): their bytes in a bigint, for the
+-- domain below (a constant when its check is loaded)
+CREATE OR REPLACE FUNCTION @extschema@._flaxid_pairs() RETURNS bigint[]
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN ('[0:4095]=' OPERATOR(pg_catalog.||) ARRAY(SELECT pg_catalog.get_byte(v.column1, i OPERATOR(pg_catalog.>>) 6) OPERATOR(pg_catalog.*) 256 OPERATOR(pg_catalog.+) pg_catalog.get_byte(v.column1, i OPERATOR(pg_catalog.&) 63)
+		FROM pg_catalog.generate_series(0, 4095) i,
+			(VALUES ('\x2d303132333435363738394142434445464748494a4b4c4d4e4f505152535455565758595a5f6162636465666768696a6b6c6d6e6f707172737475767778797a'::pg_catalog.bytea)) v
+		ORDER BY i)::pg_catalog.text)::bigint[];
+COMMENT ON FUNCTION @extschema@._flaxid_pairs() IS 'internal: flaxid''s characters, two at a time';
+
+-- The 8 characters of a 48-bit half W, looked up two at a time
+
+-- The candidate of VALUE, the clock (hi: ms << 9 | fraction, Unix) and 47
+-- random bits (lo), in characters: its two 48-bit halves are flaxid's
+-- millisecond (since 2015) << 8 | fraction >> 1, and fraction & 1 << 47 |
+-- the random bits
+ALTER DOMAIN @extschema@._flaxid_fields ADD CONSTRAINT next
+	CHECK ((pg_catalog.encode(
+		pg_catalog.int8send((@extschema@._flaxid_pairs())[((((VALUE).hi OPERATOR(pg_catalog.-) 727076044800000) OPERATOR(pg_catalog.>>) 1) OPERATOR(pg_catalog.>>) 36)::pg_catalog.int4] OPERATOR(pg_catalog.<<) 48
+			OPERATOR(pg_catalog.|) ((@extschema@._flaxid_pairs())[(((((VALUE).hi OPERATOR(pg_catalog.-) 727076044800000) OPERATOR(pg_catalog.>>) 1) OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 4095)::pg_catalog.int4] OPERATOR(pg_catalog.<<) 32)
+			OPERATOR(pg_catalog.|) ((@extschema@._flaxid_pairs())[(((((VALUE).hi OPERATOR(pg_catalog.-) 727076044800000) OPERATOR(pg_catalog.>>) 1) OPERATOR(pg_catalog.>>) 12) OPERATOR(pg_catalog.&) 4095)::pg_catalog.int4] OPERATOR(pg_catalog.<<) 16)
+			OPERATOR(pg_catalog.|) (@extschema@._flaxid_pairs())[((((VALUE).hi OPERATOR(pg_catalog.-) 727076044800000) OPERATOR(pg_catalog.>>) 1) OPERATOR(pg_catalog.&) 4095)::pg_catalog.int4])
+		OPERATOR(pg_catalog.||)
+		pg_catalog.int8send((@extschema@._flaxid_pairs())[(((((VALUE).hi OPERATOR(pg_catalog.&) 1) OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.|) (VALUE).lo) OPERATOR(pg_catalog.>>) 36)::pg_catalog.int4] OPERATOR(pg_catalog.<<) 48
+			OPERATOR(pg_catalog.|) ((@extschema@._flaxid_pairs())[((((((VALUE).hi OPERATOR(pg_catalog.&) 1) OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.|) (VALUE).lo) OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 4095)::pg_catalog.int4] OPERATOR(pg_catalog.<<) 32)
+			OPERATOR(pg_catalog.|) ((@extschema@._flaxid_pairs())[((((((VALUE).hi OPERATOR(pg_catalog.&) 1) OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.|) (VALUE).lo) OPERATOR(pg_catalog.>>) 12) OPERATOR(pg_catalog.&) 4095)::pg_catalog.int4] OPERATOR(pg_catalog.<<) 16)
+			OPERATOR(pg_catalog.|) (@extschema@._flaxid_pairs())[(((((VALUE).hi OPERATOR(pg_catalog.&) 1) OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.|) (VALUE).lo) OPERATOR(pg_catalog.&) 4095)::pg_catalog.int4])
+		, 'escape'))::@extschema@._flaxid_candidate IS NOT NULL);
+COMMENT ON DOMAIN @extschema@._flaxid_fields IS 'internal: the clock and random bits of flaxid_generate(), whose check makes the candidate';
 
 CREATE OR REPLACE FUNCTION @extschema@.flaxid_generate() RETURNS pg_catalog.text
 	LANGUAGE sql VOLATILE PARALLEL UNSAFE
-	RETURN @extschema@._flaxid_generate(
-		coalesce(pg_catalog.current_setting('idgen_portable.flaxid', true), ''), pg_catalog.pg_backend_pid()::pg_catalog.text OPERATOR(pg_catalog.||) ',',
-		(pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000)::bigint, pg_catalog.gen_random_uuid()
-		);
+	RETURN CASE WHEN pg_catalog.clock_timestamp() OPERATOR(pg_catalog.>=) '2015-01-01 00:00:00+00'::pg_catalog.timestamptz
+			AND pg_catalog.clock_timestamp() OPERATOR(pg_catalog.<) '2049-11-03 19:53:47.776+00'::pg_catalog.timestamptz
+		THEN pg_catalog.current_setting('idgp.flaxid', (ROW(
+((((pg_catalog.tstzrange_subdiff(pg_catalog.clock_timestamp(), '2050-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000000)::bigint
+	OPERATOR(pg_catalog.+) 2524608000000000) OPERATOR(pg_catalog.*) 64) OPERATOR(pg_catalog./) 125)
+			, pg_catalog.uuid_hash_extended(pg_catalog.gen_random_uuid(), 0) OPERATOR(pg_catalog.&) 140737488355327))::@extschema@._flaxid_fields IS NULL)
+		ELSE pg_catalog.set_config('idgp.flaxid', @extschema@._flaxid_next(), false) END;
 COMMENT ON FUNCTION @extschema@.flaxid_generate() IS 'new flaxid (text: store it COLLATE "C"), increasing within the session';
 
 -- flaxid's milliseconds, times 10^3, fit a float8 exactly: one product is

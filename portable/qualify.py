@@ -281,6 +281,19 @@ class Parser:
                 ws, _ = self.take()
                 left += ws + "[" + self.args("]")
                 continue
+            if k == "ident" and lt == "collate":
+                # x COLLATE name binds tighter than any operator; the
+                # collation is looked up by schema like any name
+                ws, _ = self.take()
+                w2, (_, name) = self.take()
+                while self.peek()[0][1] == "." and self.t[self.i][1] == ".":
+                    self.i += 1
+                    _, (_, part) = self.take()
+                    name += "." + part
+                if "." not in name:
+                    name = "pg_catalog." + name
+                left += ws + t + w2 + name
+                continue
             p = precedence((k, t))
             if p is None or p < minprec:
                 return left, kind

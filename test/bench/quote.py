@@ -335,7 +335,7 @@ def block_portable_bulk(reps):
     """doc/portable.md's bulk insert table: rows per second as a ratio to
     the table keyed by the PL/pgSQL uuid_generate_v7(), with its spread"""
     return portable_pivot(
-        reps, "bulk", "a million rows: rows per second × those of `uuid_generate_v7()`, median (spread), on PostgreSQL",
+        reps, "bulk", "bulk insert: rows per second × those of `uuid_generate_v7()`, median (spread), on PostgreSQL",
         lambda label: True, lambda head, r: times(r[col(head, "rate × PL/pgSQL")]))
 
 

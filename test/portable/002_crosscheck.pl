@@ -57,11 +57,11 @@ is( $q->(
 is( $q->(
 		qq{SELECT string_agg(p.proname, ' ' ORDER BY p.proname COLLATE "C") $fn
 		AND p.proconfig IS NULL AND p.prosqlbody IS NULL}),
-	'_distid128_generate _distid_generate _distid_generate_dense _flaxid_generate _iuid_generate _iuid_generate_at',
+	'_distid128_next _distid_dense_next _distid_next _flaxid_next _iuid_at_next _iuid_next',
 	'PL/pgSQL without a SET clause: the generators\' workers only');
 is( $q->(
 		qq{SELECT string_agg(p.oid::regprocedure::text, ' ' ORDER BY p.oid::regprocedure::text COLLATE "C") $fn AND p.prosqlbody IS NOT NULL}),
-	'idgen_portable._aes(bytea,bytea,boolean) idgen_portable._ms_time(bigint) idgen_portable.distid(numeric) '
+	'idgen_portable._aes(bytea,bytea,boolean) idgen_portable._flaxid_pairs() idgen_portable._ms_time(bigint) idgen_portable.distid(numeric) '
 	  . 'idgen_portable.distid128_from_timestamp(timestamp with time zone) idgen_portable.distid128_generate() '
 	  . 'idgen_portable.distid128_max_for_timestamp(timestamp with time zone) idgen_portable.distid128_timestamp(uuid) '
 	  . 'idgen_portable.distid_from_timestamp(timestamp with time zone) idgen_portable.distid_generate() '
@@ -77,8 +77,8 @@ is( $q->(
 is( $q->(
 		qq{SELECT string_agg(p.proname || ':' || p.provolatile::text || p.proparallel::text, ' ' ORDER BY p.proname COLLATE "C") $fn
 		AND (p.provolatile <> 'i' OR p.proparallel <> 's')}),
-	'_distid128_generate:vu _distid_generate:vu _distid_generate_dense:vu _flaxid_generate:vu _iuid_generate:vu '
-	  . '_iuid_generate_at:vu _pgcrypto_trusted:ss distid128_generate:vu distid_generate:vu distid_generate_dense:vu '
+	'_distid128_next:vu _distid_dense_next:vu _distid_next:vu _flaxid_next:vu _iuid_at_next:vu _iuid_next:vu '
+	  . '_pgcrypto_trusted:ss distid128_generate:vu distid_generate:vu distid_generate_dense:vu '
 	  . 'flaxid_generate:vu iuid_generate:vu iuid_generate:vu',
 	'the generators and their workers are VOLATILE PARALLEL UNSAFE, the check of pgcrypto (it reads the catalog) STABLE, the rest IMMUTABLE PARALLEL SAFE');
 is( $q->(

@@ -125,7 +125,7 @@ sub check_calls
 	is( $node->safe_psql(
 			$db, qq{SELECT string_agg(proname, ' ' ORDER BY proname COLLATE "C") FROM pg_proc
 			WHERE pronamespace = '$s'::regnamespace AND prosqlbody IS NULL AND proconfig IS NULL}),
-		'_distid128_generate _distid_generate _distid_generate_dense _flaxid_generate _iuid_generate _iuid_generate_at',
+		'_distid128_next _distid_dense_next _distid_next _flaxid_next _iuid_at_next _iuid_next',
 		"$route: the others are the generators' workers (run with the trap first in the caller's path) or SQL-standard bodies");
 	is($node->safe_psql($db, 'SELECT is_called FROM regress_trap.calls'), 'f', "$route: no twin was used");
 	return;
@@ -166,8 +166,9 @@ my @breaks = (
 		q{RETURN format('Expected 32 hexadecimal digits} ],
 	[ 'in a cast (::text in iuid(uuid))', 't pg_catalog.text := id::pg_catalog.text;', 't pg_catalog.text := id::text;' ],
 	[ 'the pgcrypto binding (length() in _aes)', 'WHEN NOT (pg_catalog.length(key)', 'WHEN NOT (length(key)' ],
-	[ 'in a generator\'s worker, which pins no path (split_part() in _distid_generate)',
-		q{prev_ts := pg_catalog.split_part(st, ',', 2)::bigint;}, q{prev_ts := split_part(st, ',', 2)::bigint;} ],
+	[ 'in a generator\'s worker, which pins no path (uuid_hash_extended() in _distid128_next)',
+		q{fresh_hi := (frac OPERATOR(pg_catalog.<<) 3) OPERATOR(pg_catalog.|) (pg_catalog.uuid_hash_extended(u, 1)},
+		q{fresh_hi := (frac OPERATOR(pg_catalog.<<) 3) OPERATOR(pg_catalog.|) (uuid_hash_extended(u, 1)} ],
 	[ 'in an inlined extractor (get_byte() in iuid_country)', 'THEN pg_catalog.get_byte(pg_catalog.uuid_send($1), 7)',
 		'THEN get_byte(pg_catalog.uuid_send($1), 7)' ]);
 for my $i (0 .. $#breaks)

@@ -64,12 +64,12 @@ my %inlined = (
 	'flaxid_from_timestamp(ts)' => '_units',
 	'flaxid_max_for_timestamp(ts)' => '_units',
 	# a generator: its worker, given the state, the clock and a random uuid
-	'iuid_generate(1, 2)' => '_iuid_generate',
-	'iuid_generate(1, 2, ts)' => '_iuid_generate_at',
-	'distid_generate()' => '_distid_generate',
-	'distid_generate_dense()' => '_distid_generate_dense',
-	'distid128_generate()' => '_distid128_generate',
-	'flaxid_generate()' => '_flaxid_generate');
+	'iuid_generate(1, 2)' => '_iuid_next',
+	'iuid_generate(1, 2, ts)' => '_iuid_at_next',
+	'distid_generate()' => '_distid_next',
+	'distid_generate_dense()' => '_distid_dense_next',
+	'distid128_generate()' => '_distid128_next',
+	'flaxid_generate()' => '_flaxid_next');
 for my $f (sort keys %inlined)
 {
 	is(calls(plan("idgen_portable.$f")), $inlined{$f}, "$f is inlined: the plan calls only $inlined{$f}");
@@ -78,7 +78,7 @@ for my $f (sort keys %inlined)
 # the check sees a call: functions that are not inlined (PL/pgSQL), and an
 # extractor's copy declared STRICT
 is(calls(plan('idgen_portable.distid_to_hex(d), idgen_portable.iuid_generate(1, 2)::text')),
-	'_iuid_generate distid_to_hex', 'a PL/pgSQL function appears as a call');
+	'_iuid_next distid_to_hex', 'a PL/pgSQL function appears as a call');
 $q->(
 	q{CREATE SCHEMA copy;
 	SELECT replace(replace(pg_get_functiondef('idgen_portable.iuid_timestamp(uuid)'::regprocedure),
@@ -103,9 +103,10 @@ is( $q->(
 		idgen_portable.flaxid_max_for_timestamp(NULL)::text,
 		idgen_portable.iuid_generate(NULL, 2)::text, idgen_portable.iuid_generate(1, NULL, now())::text,
 		idgen_portable.iuid_generate(1, 2, NULL)::text], ',', '*');
-		SELECT coalesce(current_setting('idgen_portable.iuid', true), 'unset') || ' '
-			|| coalesce(current_setting('idgen_portable.iuid_at', true), 'unset')}),
-	join(',', ('*') x 21) . "\nunset unset", 'NULL gives NULL, from every inlined function and from the generators with an argument, which then write no state');
+		SELECT coalesce(current_setting('idgp.iuid', true), 'unset') || ' '
+			|| coalesce(current_setting('idgp.iuid_at', true), 'unset') || ' '
+			|| coalesce(current_setting('idgp.iuid_at_r', true), 'unset')}),
+	join(',', ('*') x 21) . "\nunset unset unset", 'NULL gives NULL, from every inlined function and from the generators with an argument, which then write no state');
 
 $node->stop;
 done_testing();
