@@ -158,17 +158,22 @@ SELECT split_part(regress.err($$SELECT 1 FROM core_base36 WHERE as_bigint >= bas
 RESET enable_seqscan;
 RESET enable_bitmapscan;
 -- the cast bounds select what the id types' bounds select (whole
--- milliseconds: the ids' unit)
-SELECT count(*) FILTER (WHERE iuid_col BETWEEN iuid_from_timestamp(lo)::uuid AND iuid_max_for_timestamp(hi)::uuid)
-         = count(*) FILTER (WHERE iuid_timestamp(iuid_col::iuid) BETWEEN lo AND hi) AS iuid_range,
-       count(*) FILTER (WHERE distid_col BETWEEN distid_from_timestamp(lo)::numeric AND distid_max_for_timestamp(hi)::numeric)
-         = count(*) FILTER (WHERE distid_timestamp(distid_col::distid) BETWEEN lo AND hi) AS distid_range,
-       count(*) FILTER (WHERE flaxid_col BETWEEN flaxid_from_timestamp(lo)::text AND flaxid_max_for_timestamp(hi)::text)
-         = count(*) FILTER (WHERE flaxid_timestamp(flaxid_col::flaxid) BETWEEN lo AND hi) AS flaxid_range,
-       count(*) FILTER (WHERE iuid_col BETWEEN iuid_from_timestamp(lo)::uuid AND iuid_max_for_timestamp(hi)::uuid) > 0 AS some_rows
-FROM core_ids, (SELECT date_trunc('milliseconds', min(made) + (max(made) - min(made)) / 3) AS lo,
-                       date_trunc('milliseconds', min(made) + 2 * (max(made) - min(made)) / 3) AS hi
-                FROM core_ids) b;
+-- milliseconds: the ids' unit), between the times of rows 667 and 1333 (by
+-- row, not by clock: a pause in the insert leaves no time span empty)
+SELECT count(*) FILTER (WHERE iuid_col BETWEEN iuid_from_timestamp(ilo)::uuid AND iuid_max_for_timestamp(ihi)::uuid)
+         = count(*) FILTER (WHERE iuid_timestamp(iuid_col::iuid) BETWEEN ilo AND ihi) AS iuid_range,
+       count(*) FILTER (WHERE distid_col BETWEEN distid_from_timestamp(dlo)::numeric AND distid_max_for_timestamp(dhi)::numeric)
+         = count(*) FILTER (WHERE distid_timestamp(distid_col::distid) BETWEEN dlo AND dhi) AS distid_range,
+       count(*) FILTER (WHERE flaxid_col BETWEEN flaxid_from_timestamp(flo)::text AND flaxid_max_for_timestamp(fhi)::text)
+         = count(*) FILTER (WHERE flaxid_timestamp(flaxid_col::flaxid) BETWEEN flo AND fhi) AS flaxid_range,
+       count(*) FILTER (WHERE iuid_col BETWEEN iuid_from_timestamp(ilo)::uuid AND iuid_max_for_timestamp(ihi)::uuid) >= 667
+       AND count(*) FILTER (WHERE distid_col BETWEEN distid_from_timestamp(dlo)::numeric AND distid_max_for_timestamp(dhi)::numeric) >= 667
+       AND count(*) FILTER (WHERE flaxid_col BETWEEN flaxid_from_timestamp(flo)::text AND flaxid_max_for_timestamp(fhi)::text) >= 667 AS some_rows
+FROM core_ids,
+     (SELECT min(iuid_timestamp(iuid_col::iuid)) AS ilo, max(iuid_timestamp(iuid_col::iuid)) AS ihi,
+             min(distid_timestamp(distid_col::distid)) AS dlo, max(distid_timestamp(distid_col::distid)) AS dhi,
+             min(flaxid_timestamp(flaxid_col::flaxid)) AS flo, max(flaxid_timestamp(flaxid_col::flaxid)) AS fhi
+      FROM core_ids WHERE n IN (667, 1333)) b;
 SELECT count(*) FILTER (WHERE as_bigint BETWEEN base36id_from_timestamp('2025-01-01')::bigint
                                             AND base36id_max_for_timestamp('2025-01-01')::bigint) AS bigint_in_2025_01_01,
        count(*) FILTER (WHERE as_text BETWEEN base36id_from_timestamp('2025-01-01')::text
