@@ -59,6 +59,9 @@ IDGEN_PACKAGES+=(patroni python3-pysyncobj pgbackrest)
 IDGEN_PACKAGES+=(postgresql-15-auto-failover)
 # random SQL against idgen's types (test/sqlsmith)
 IDGEN_PACKAGES+=(sqlsmith)
+# PostgreSQL's parser as a library (libpg_query) for /usr/bin/python3: the
+# names the scripts look up (test/sqlnames)
+IDGEN_PACKAGES+=(python3-pglast)
 # a linguistic collation for the SQL edition's tests (test/portable/002:
 # flaxid's alphabet under it; the servers built here have no ICU): libc's
 # en_US.UTF-8, made by idgen_locale

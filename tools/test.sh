@@ -53,10 +53,12 @@ source "$IDGEN_ROOT/test/portable/run.sh"
 source "$IDGEN_ROOT/test/cdc/run.sh"
 source "$IDGEN_ROOT/test/maintenance/run.sh"
 source "$IDGEN_ROOT/test/plpgsqlcheck/run.sh"
+source "$IDGEN_ROOT/test/sqlnames/run.sh"
 
 # docs: links, SQLSTATEs and repeats of the user pages (test/doc/run.sh)
 # sim: the seeded simulation of base36id's protocol with synchronous standbys and its mutants (test/sim)
-ONCE_SUITES=(fuzz sim pgbuild docs)
+# sqlnames: every name the scripts of both editions look up, schema-qualified, by PostgreSQL's parser (test/sqlnames)
+ONCE_SUITES=(fuzz sim pgbuild docs sqlnames)
 # unit: test_random and test_fixedid build against the server's headers
 # patroni, pgbackrest: the operations tools (test/ops/), where they support the major
 # pgautofailover: base36id under pg_auto_failover (test/ops/autofailover.sh), where Debian packages it
