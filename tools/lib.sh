@@ -72,6 +72,13 @@ command -v npm >/dev/null || IDGEN_PACKAGES+=(nodejs npm)
 
 say() { printf 'idgen: %s\n' "$*" >&2; }
 
+# Every statement of the SQL suites (tools/test.sh) and of tools/mutate.sh's
+# regression runs is cancelled after this (the sessions' PGOPTIONS)
+IDGEN_STATEMENT_TIMEOUT=${IDGEN_STATEMENT_TIMEOUT:-60s}
+# The regression clusters' settings: a worker id, so that base36id
+# generation runs (make installcheck WORKER=yes adds the test that needs it)
+IDGEN_REGRESS_CONF=("idgen.worker_id = 7")
+
 # idgen_deps [package...]: install what is missing of IDGEN_PACKAGES, or of
 # the packages given.
 idgen_deps() {

@@ -474,11 +474,8 @@ run_version() {
 # regression tests takes a few seconds.  A pg_regress run as a whole is
 # bounded too (IDGEN_REGRESS_SECONDS): stopped, it counts the tests it did
 # not reach as failed.
-IDGEN_STATEMENT_TIMEOUT=${IDGEN_STATEMENT_TIMEOUT:-60s}
+# (IDGEN_STATEMENT_TIMEOUT and IDGEN_REGRESS_CONF: tools/lib.sh)
 IDGEN_REGRESS_SECONDS=${IDGEN_REGRESS_SECONDS:-1800}
-# the regression clusters' settings: a worker id, so base36id generation
-# runs, and the test that needs one (WORKER=yes)
-IDGEN_REGRESS_CONF=("idgen.worker_id = 7")
 
 # regress_installcheck SUITE [MAKE ARGS]: pg_regress against the running
 # cluster (which has IDGEN_REGRESS_CONF), counted against the tests the
