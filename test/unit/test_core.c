@@ -1038,6 +1038,14 @@ test_b36_parse_errors(void **state)
 		{"0ITS0030Z ", B36_PARSE_BAD_CHAR, 9},
 		/* a bad character is named even past the ninth */
 		{"0ITS0030Z_", B36_PARSE_BAD_CHAR, 9},
+		/* the ends of the lower-case letters, and the bytes just outside them */
+		{"0ITS0030a", B36_PARSE_LOWER, 8},
+		{"0ITS0030`", B36_PARSE_BAD_CHAR, 8},
+		{"0ITS0030{", B36_PARSE_BAD_CHAR, 8},
+		{"0ITS0030@", B36_PARSE_BAD_CHAR, 8},
+		{"0ITS0030[", B36_PARSE_BAD_CHAR, 8},
+		{"0ITS0030/", B36_PARSE_BAD_CHAR, 8},
+		{"0ITS0030:", B36_PARSE_BAD_CHAR, 8},
 	};
 	size_t		i;
 
@@ -1130,6 +1138,37 @@ test_b36_counter_restart(void **state)
 	assert_int_equal(b36_state_next(&st, 650, &sec, &ctr, &new_second), B36_NEXT_WAIT);
 	assert_int_equal(b36_state_next(&st, 701, &sec, &ctr, &new_second), B36_NEXT_OK);
 	assert_true(new_second && sec == 701 && ctr == 0);
+}
+
+/*
+ * The epoch's own second, 0 (doc/formats.md: 000000000 is the epoch), is a
+ * second like any other; b36_state_init sets both fields whatever they held.
+ */
+static void
+test_b36_counter_epoch(void **state)
+{
+	b36_state	st = {.second = 12345, .next = 12345};
+	int64_t		sec = -1;
+	int			ctr = -1;
+	bool		new_second;
+
+	(void) state;
+	b36_state_init(&st, -1);
+	assert_int_equal(b36_state_next(&st, -1, &sec, &ctr, &new_second), B36_NEXT_RANGE);
+	assert_int_equal(b36_state_next(&st, 0, &sec, &ctr, &new_second), B36_NEXT_OK);
+	assert_true(new_second && sec == 0 && ctr == 0);
+	assert_int_equal(b36_state_next(&st, 0, &sec, &ctr, &new_second), B36_NEXT_OK);
+	assert_true(!new_second && sec == 0 && ctr == 1);
+	/* a restart whose high-water second is the epoch's: second 0 is used up */
+	b36_state_init(&st, 0);
+	assert_int_equal(b36_state_next(&st, 0, &sec, &ctr, &new_second), B36_NEXT_WAIT);
+	assert_int_equal(b36_state_next(&st, 1, &sec, &ctr, &new_second), B36_NEXT_OK);
+	assert_true(new_second && sec == 1 && ctr == 0);
+	/* and one from a state whose counter was left at 0 */
+	st.second = 0;
+	st.next = 0;
+	b36_state_init(&st, 700);
+	assert_int_equal(b36_state_next(&st, 700, &sec, &ctr, &new_second), B36_NEXT_WAIT);
 }
 
 static void
@@ -1228,6 +1267,54 @@ test_distid_decimal_format(void **state)
 		distid_format_decimal(v, buf);
 		assert_string_equal(buf, edges[i]);
 	}
+	/*
+	 * Every count of digits, in every chunk of nine: 10^k - 1, 10^k and
+	 * 10^k + 1 for k = 1 .. 38, written as their digits (nines; a one and
+	 * zeros; a one, zeros and a one)
+	 */
+	for (i = 1; i <= 38; i++)
+	{
+		char		digits[3][48];
+		int			which;
+
+		memset(digits[0], '9', i);
+		digits[0][i] = '\0';
+		digits[1][0] = '1';
+		memset(digits[1] + 1, '0', i);
+		digits[1][i + 1] = '\0';
+		strcpy(digits[2], digits[1]);
+		digits[2][i] = '1';
+		for (which = 0; which < 3; which++)
+		{
+			idg_u128	v = 0;
+			const char *c;
+
+			for (c = digits[which]; *c; c++)
+				v = v * 10 + (unsigned) (*c - '0');
+			distid_format_decimal(v, buf);
+			assert_string_equal(buf, digits[which]);
+		}
+	}
+	/*
+	 * every power of two and its neighbours, and powers of two times 10^9
+	 * and 10^18 (chunks of zeros below words of zeros), against the slow
+	 * reference
+	 */
+	for (i = 0; i < 128; i++)
+	{
+		idg_u128	p = (idg_u128) 1 << i;
+		idg_u128	vs[5] = {p - 1, p, p + 1,
+			i <= 98 ? p * UINT64_C(1000000000) : 0,
+			i <= 68 ? p * UINT64_C(1000000000) * UINT64_C(1000000000) : 0};
+		int			which;
+
+		for (which = 0; which < 5; which++)
+		{
+			decimal_reference(vs[which], want);
+			distid_format_decimal(vs[which], buf);
+			assert_string_equal(buf, want);
+		}
+	}
 	/* one chunk of nine digits, across its range (all 10^9 checked once, offline) */
 	for (i = 0; i < 1000000000; i += 9973)
 	{
@@ -1294,7 +1381,9 @@ test_distid_parse_errors(void **state)
 	size_t		off;
 
 	(void) state;
+	off = 99;
 	assert_int_equal(distid_parse_decimal("", &v, &off), DISTID_PARSE_EMPTY);
+	assert_int_equal(off, 0);
 	assert_int_equal(distid_parse_decimal("12a4", &v, &off), DISTID_PARSE_BAD_CHAR);
 	assert_int_equal(off, 2);
 	assert_int_equal(distid_parse_decimal("-1", &v, &off), DISTID_PARSE_BAD_CHAR);
@@ -1312,8 +1401,25 @@ test_distid_parse_errors(void **state)
 	assert_int_equal(off, 9);
 	/* blocks in range but the value above 10^28-1 */
 	assert_int_equal(distid_from_alphanumeric("zzzzz00000000000", &v, &off), DISTID_PARSE_RANGE);
-	/* the low block above 2^64-1 (the reference wraps it; we refuse) */
+	/* the low block above 2^64-1 (the reference wraps it; we refuse), named by its first character */
+	off = 99;
 	assert_int_equal(distid_from_alphanumeric("00000zzzzzzzzzzz", &v, &off), DISTID_PARSE_BLOCK_RANGE);
+	assert_int_equal(off, 5);
+	/* the characters around each range of the alphabet 0-9A-Za-z are no digits */
+	{
+		static const char outside[] = "/:@[`{_\x7f";
+		const char *c;
+
+		for (c = outside; *c; c++)
+		{
+			char		in[] = "3zfAkCP7ZtzfeQYp";
+
+			in[9] = *c;
+			off = 99;
+			assert_int_equal(distid_from_alphanumeric(in, &v, &off), DISTID_PARSE_BAD_CHAR);
+			assert_int_equal(off, 9);
+		}
+	}
 	assert_int_equal(distid_from_alphanumeric("", &v, &off), DISTID_PARSE_EMPTY);
 	/* 16 characters, 17 bytes: the multibyte one is named, not the length */
 	assert_int_equal(distid_from_alphanumeric("3zfAkCP7ZtzfeQY\xc3\xa9", &v, &off), DISTID_PARSE_BAD_CHAR);
@@ -1325,11 +1431,49 @@ test_distid_parse_errors(void **state)
 	assert_int_equal(distid_from_hex("000384A786907DB2AD82883DCG", &v, &off), DISTID_PARSE_BAD_CHAR);
 	assert_int_equal(off, 25);
 	assert_int_equal(distid_from_hex("00204FCE5E3E25026110000000", &v, &off), DISTID_PARSE_RANGE);
+	/* lower-case hex to its last letter, f: 10^28-1 */
+	assert_int_equal(distid_from_hex("00204fce5e3e2502610fffffff", &v, &off), DISTID_PARSE_OK);
+	assert_true(v == distid_max());
+	/* the characters just outside 0-9, A-F and a-f */
+	{
+		static const char outside[] = "/:@G`g";
+		const char *c;
+
+		for (c = outside; *c; c++)
+		{
+			char		in[] = "00204FCE5E3E2502610FFFFFFF";
+
+			in[20] = *c;
+			off = 99;
+			assert_int_equal(distid_from_hex(in, &v, &off), DISTID_PARSE_BAD_CHAR);
+			assert_int_equal(off, 20);
+		}
+	}
+	/*
+	 * A byte outside ASCII is named before the length is judged (a multibyte
+	 * character would make the byte count misleading), from 0x80 on; DEL,
+	 * ASCII, is judged by the length first.
+	 */
+	off = 99;
+	assert_int_equal(distid_from_hex("00204FCE5E3E2502610FFFFF\x80", &v, &off), DISTID_PARSE_BAD_CHAR);
+	assert_int_equal(off, 24);
+	off = 99;
+	assert_int_equal(distid_from_hex("00204FCE5E3E2502610FFFFF\x7f", &v, &off), DISTID_PARSE_LENGTH);
+	assert_int_equal(off, 25);
+	/* an empty input's offset is its length, 0 */
+	off = 99;
+	assert_int_equal(distid_from_hex("", &v, &off), DISTID_PARSE_EMPTY);
+	assert_int_equal(off, 0);
 
 	assert_int_equal(uuid_from_alphanumeric("LygHa16AHYFLygHa16AHYF", u, &off), DISTID_PARSE_OK);
 	assert_int_equal(u[0], 0xFF);
 	assert_int_equal(u[15], 0xFF);
+	off = 99;
 	assert_int_equal(uuid_from_alphanumeric("LygHa16AHYGLygHa16AHYF", u, &off), DISTID_PARSE_BLOCK_RANGE);
+	assert_int_equal(off, 0);
+	off = 99;
+	assert_int_equal(uuid_from_alphanumeric("LygHa16AHYFLygHa16AHYG", u, &off), DISTID_PARSE_BLOCK_RANGE);
+	assert_int_equal(off, 11);
 	assert_int_equal(bigint_from_alphanumeric("AzL8n0Y58m7", &b, &off), DISTID_PARSE_OK);
 	assert_true(b == INT64_MAX);
 	assert_int_equal(bigint_from_alphanumeric("AzL8n0Y58m8", &b, &off), DISTID_PARSE_RANGE);
@@ -1491,6 +1635,91 @@ test_distid_gen_zero_random(void **state)
 	/* the largest increment is 2^41-1 */
 	assert_int_equal(distid_next(&g, 5000, rng_ones, NULL, &id), DISTID_GEN_OK);
 	assert_true((uint64_t) (id & 0xFFFFFFFFFFFF) == 2 + (UINT64_C(1) << 41) - 1);
+}
+
+/* the values of a script, one a call */
+typedef struct
+{
+	const uint64_t *v;
+	int			n;
+	int			at;
+} rng_script_state;
+
+static uint64_t
+rng_script(void *ctx)
+{
+	rng_script_state *s = ctx;
+
+	assert_true(s->at < s->n);
+	return s->v[s->at++];
+}
+
+/* one call of distid_next at now with the random value r; its id's parts */
+static distid_gen_status
+distid_next_with(distid_gen *g, uint64_t now, uint64_t r, uint64_t *ts, uint64_t *rand48)
+{
+	rng_script_state s = {&r, 1, 0};
+	idg_u128	id = 0;
+	distid_gen_status st = distid_next(g, now, rng_script, &s, &id);
+
+	*ts = distid_ts(id);
+	*rand48 = (uint64_t) id & idg_mask(DISTID_RAND_BITS);
+	return st;
+}
+
+/*
+ * The reference's boundaries (Architect.Identities 2.x:
+ * RandomSequence48.TryAddRandomBits, DistributedIdGenerator.CreateValues):
+ * an increment is the fresh value's low 41 bits, 1 when they are all 0, and
+ * overflows only past 2^48-1; on overflow the previous millisecond moves on
+ * while it stays below now - 1 ms (timestamp + leeway - 1), the generator
+ * sleeps while the previous one is at most the leeway past that, and
+ * follows the clock beyond; a timestamp needs at most 45 bits.
+ */
+static void
+test_distid_gen_edges(void **state)
+{
+	const uint64_t max48 = idg_mask(DISTID_RAND_BITS);
+	distid_gen	g = {0};
+	uint64_t	ts,
+				r;
+
+	(void) state;
+	/* the fresh value 100, then one whose 41 low bits are 0: an increment of 1 */
+	assert_int_equal(distid_next_with(&g, 5000, 100, &ts, &r), DISTID_GEN_OK);
+	assert_true(ts == 4000 && r == 100);
+	assert_int_equal(distid_next_with(&g, 5000, UINT64_C(1) << 41, &ts, &r), DISTID_GEN_OK);
+	assert_true(ts == 4000 && r == 101);
+	/* an increment that reaches 2^48-1 exactly fits */
+	g.prev_ts = 4000;
+	g.prev_rand = max48 - 7;
+	assert_int_equal(distid_next_with(&g, 5000, 7, &ts, &r), DISTID_GEN_OK);
+	assert_true(ts == 4000 && r == max48);
+	/* past it: the next millisecond, with the fresh value, while below now - 1 ms */
+	assert_int_equal(distid_next_with(&g, 5000, 9, &ts, &r), DISTID_GEN_OK);
+	assert_true(ts == 4001 && r == 9);
+	g.prev_ts = 4998;
+	g.prev_rand = max48;
+	assert_int_equal(distid_next_with(&g, 5000, 9, &ts, &r), DISTID_GEN_OK);
+	assert_true(ts == 4999 && r == 9);
+	/* at now - 1 ms: sleep */
+	g.prev_ts = 4999;
+	g.prev_rand = max48;
+	assert_int_equal(distid_next_with(&g, 5000, 9, &ts, &r), DISTID_GEN_SLEEP);
+	/* the previous millisecond up to the leeway past now - 1 ms: sleep; one more: the clock */
+	g.prev_ts = 4999 + 1000;
+	g.prev_rand = max48;
+	assert_int_equal(distid_next_with(&g, 5000, 9, &ts, &r), DISTID_GEN_SLEEP);
+	g.prev_ts = 4999 + 1001;
+	g.prev_rand = max48;
+	assert_int_equal(distid_next_with(&g, 5000, 9, &ts, &r), DISTID_GEN_OK);
+	assert_true(ts == 4000 && r == 9);
+	/* the last timestamp of 45 bits, 2^45 - 1 (3014-12-13 12:41:28.831 UTC), and the one after */
+	memset(&g, 0, sizeof(g));
+	assert_int_equal(distid_next_with(&g, UINT64_C(35184372088831) + 1000, 9, &ts, &r), DISTID_GEN_OK);
+	assert_true(ts == UINT64_C(35184372088831));
+	memset(&g, 0, sizeof(g));
+	assert_int_equal(distid_next_with(&g, UINT64_C(35184372088832) + 1000, 9, &ts, &r), DISTID_GEN_RANGE);
 }
 
 /*
@@ -2452,6 +2681,7 @@ main(void)
 		cmocka_unit_test(test_b36_counter_exhaustion),
 		cmocka_unit_test(test_b36_counter_clock_back),
 		cmocka_unit_test(test_b36_counter_restart),
+		cmocka_unit_test(test_b36_counter_epoch),
 		cmocka_unit_test(test_b36_counter_range),
 		cmocka_unit_test(test_distid_vectors),
 		cmocka_unit_test(test_distid_decimal_format),
@@ -2461,6 +2691,7 @@ main(void)
 		cmocka_unit_test(test_distid_gen_sustained_rate),
 		cmocka_unit_test(test_distid_gen_rewind),
 		cmocka_unit_test(test_distid_gen_zero_random),
+		cmocka_unit_test(test_distid_gen_edges),
 		cmocka_unit_test(test_distid128_pack),
 		cmocka_unit_test(test_distid128_gen),
 		cmocka_unit_test(test_distid128_gen_overflow),
