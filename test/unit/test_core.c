@@ -164,6 +164,17 @@ test_uuid_parse_errors(void **state)
 		{"{017f22e2-79b0-802a-8141-23456789abcd", IDG_UUID_NO_CLOSING_BRACE, 37, 32},
 		{"017f22e2-79b0-802a-8141-23456789abcd}", IDG_UUID_BAD_CHAR, 36, 32},
 		{" 017f22e2-79b0-802a-8141-23456789abcd", IDG_UUID_BAD_CHAR, 0, 32},
+		/* short inputs: ending on a pair boundary, inside a pair (on the digit 0), a bad last character */
+		{"0000", IDG_UUID_TOO_SHORT, 4, 4},
+		{"000", IDG_UUID_TOO_SHORT, 3, 3},
+		{"00x", IDG_UUID_BAD_CHAR, 2, 2},
+		{"x", IDG_UUID_BAD_CHAR, 0, 0},
+		/* after the 32nd digit only digits, hyphens and, braced, a closing brace at the very end */
+		{"{0123456789abcdef0123456789abcdef0}", IDG_UUID_TOO_LONG, 33, 33},
+		{"{0123456789abcdef0123456789abcdef-0}", IDG_UUID_TOO_LONG, 33, 33},
+		{"{0123456789abcdef0123456789abcdef}}", IDG_UUID_BAD_CHAR, 34, 32},
+		{"{0123456789abcdef0123456789abcdef0}0", IDG_UUID_BAD_CHAR, 33, 34},
+		{"0123456789abcdef0123456789abcdef0}", IDG_UUID_BAD_CHAR, 32, 33},
 	};
 	size_t		i;
 
@@ -495,6 +506,51 @@ test_mono_time_range(void **state)
 	assert_int_equal(idg_mono_next(&st, &iuid_cfg, IUID_MAX_MS + 1, 0, rng_splitmix, &seed),
 					 IDG_MONO_TIME_RANGE);
 	assert_memory_equal(&st, &before, sizeof(st));
+	/* the last millisecond itself is one, live and in a backfill */
+	memset(&st, 0, sizeof(st));
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, IUID_MAX_MS, 0, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_true(st.ms == IUID_MAX_MS);
+	memset(&st, 0, sizeof(st));
+	assert_int_equal(idg_mono_next_at(&st, &iuid_cfg, IUID_MAX_MS, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_true(st.ms == IUID_MAX_MS);
+	/* a backfill walk that borrows the last millisecond, then past it */
+	st.valid = true;
+	st.at_ms = st.ms = IUID_MAX_MS - 1;
+	st.rand = IUID_MAX_RAND;
+	assert_int_equal(idg_mono_next_at(&st, &iuid_cfg, IUID_MAX_MS - 1, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_true(st.ms == IUID_MAX_MS);
+	st.rand = IUID_MAX_RAND;
+	before = st;
+	assert_int_equal(idg_mono_next_at(&st, &iuid_cfg, IUID_MAX_MS, rng_splitmix, &seed), IDG_MONO_TIME_RANGE);
+	assert_memory_equal(&st, &before, sizeof(st));
+}
+
+/*
+ * A state that is not valid starts afresh at the clock, whatever it holds;
+ * with one bit of fraction (a 0.5 ms clock), a later half of the same
+ * millisecond takes a fresh field rather than an increment.
+ */
+static void
+test_mono_fresh_rules(void **state)
+{
+	static const idg_mono_cfg one_bit = {
+		.rand_bits = IUID_RAND_BITS,
+		.frac_bits = 1,
+		.inc_bits = 32,
+		.max_ms = IUID_MAX_MS,
+		.back_leeway_ms = 1000,
+	};
+	idg_mono	st = {.valid = false, .ms = 5000, .rand = 123};
+
+	(void) state;
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 4000, 0, rng_zero, NULL), IDG_MONO_OK);
+	assert_true(st.valid && st.ms == 4000 && st.rand == 0);
+	memset(&st, 0, sizeof(st));
+	assert_int_equal(idg_mono_next(&st, &one_bit, 7000, 100000, rng_zero, NULL), IDG_MONO_OK);
+	assert_true(st.ms == 7000 && st.rand == 0);
+	/* the second half: the fraction bit on top of a fresh (zero) random part */
+	assert_int_equal(idg_mono_next(&st, &one_bit, 7000, 600000, rng_zero, NULL), IDG_MONO_OK);
+	assert_true(st.ms == 7000 && st.rand == UINT64_C(1) << (IUID_RAND_BITS - 1));
 }
 
 /*
@@ -756,6 +812,15 @@ test_clock_frac_bits(void **state)
 	assert_int_equal(idg_clock_frac_bits(1000000, 12), 0);
 	assert_int_equal(idg_clock_frac_bits(15625000, 12), 0);
 	assert_int_equal(idg_clock_frac_bits(1, 4), 4);
+	/* a clock no better than a second, or the largest resolution there is: none */
+	assert_int_equal(idg_clock_frac_bits(UINT64_C(1000000000), 12), 0);
+	assert_int_equal(idg_clock_frac_bits(UINT64_MAX, 12), 0);
+	/*
+	 * A 1 ns clock tells 19 bits of a millisecond apart (10^6 / 2^19 is
+	 * 1.9 ns, 10^6 / 2^20 less than one); a resolution of 0 is read as 1 ns
+	 */
+	assert_int_equal(idg_clock_frac_bits(1, 20), 19);
+	assert_int_equal(idg_clock_frac_bits(0, 20), 19);
 }
 
 /*
@@ -1431,6 +1496,11 @@ test_distid_parse_errors(void **state)
 	assert_int_equal(distid_from_hex("000384A786907DB2AD82883DCG", &v, &off), DISTID_PARSE_BAD_CHAR);
 	assert_int_equal(off, 25);
 	assert_int_equal(distid_from_hex("00204FCE5E3E25026110000000", &v, &off), DISTID_PARSE_RANGE);
+	/* the first character counts like any other: out of range, or bad */
+	assert_int_equal(distid_from_hex("10000000000000000000000000", &v, &off), DISTID_PARSE_RANGE);
+	off = 99;
+	assert_int_equal(distid_from_hex("G0000000000000000000000000", &v, &off), DISTID_PARSE_BAD_CHAR);
+	assert_int_equal(off, 0);
 	/* lower-case hex to its last letter, f: 10^28-1 */
 	assert_int_equal(distid_from_hex("00204fce5e3e2502610fffffff", &v, &off), DISTID_PARSE_OK);
 	assert_true(v == distid_max());
@@ -1491,6 +1561,8 @@ test_distid_alnum_other(void **state)
 	char		b11[BIGINT_ALNUM_LEN + 1] = {0};
 
 	(void) state;
+	/* the text ends where it should, whatever the buffer held */
+	memset(buf, 'x', sizeof(buf));
 	uuid_to_alphanumeric(d128, buf);
 	assert_string_equal(buf, "0nQkrErwxJd2MnCm41WZ5s");
 	assert_int_equal(uuid_from_alphanumeric(buf, back, &off), DISTID_PARSE_OK);
@@ -1875,6 +1947,89 @@ test_distid128_gen_overflow(void **state)
 	assert_true(g.prev_ts == 1001);
 }
 
+/* the 75 random bits of a DistributedId128: the 12 after the version nibble, then the low 63 */
+static idg_u128
+distid128_r75(const uint8_t id[16])
+{
+	return ((idg_u128) (idg_load_be64(id) & 0xFFF) << 63) | (idg_load_be64(id + 8) & idg_mask(63));
+}
+
+/*
+ * The reference's boundaries with frac_bits 0 (Architect.Identities 2.x:
+ * RandomSequence75, DistributedId128Generator.CreateValues): 75 fresh bits,
+ * 0 becoming 1; an increment is the fresh value's low 58 bits, 1 when they
+ * are all 0, overflowing only past 2^75-1; on overflow the generator sleeps
+ * while the clock is less than a second behind, and follows it from a
+ * second on; the id keeps the previous millisecond while it increments.
+ * The timestamp has 48 bits.
+ */
+static void
+test_distid128_gen_edges(void **state)
+{
+	const idg_u128 max75 = ((idg_u128) 1 << 75) - 1;
+	distid128_gen g = {0};
+	uint8_t		id[16];
+
+	(void) state;
+	/* 75 fresh bits of nothing: 1 */
+	assert_int_equal(distid128_next(&g, 5000, 0, 0, rng_zero, NULL, id), DISTID_GEN_OK);
+	assert_true(distid128_r75(id) == 1 && idg_load_be64(id) >> 16 == 5000);
+	/* two draws a call (63 bits, then 12): an increment whose 58 bits are all 0 is 1 */
+	{
+		static const uint64_t v[] = {UINT64_C(1) << 58, 0};
+		rng_script_state sc = {v, 2, 0};
+
+		assert_int_equal(distid128_next(&g, 5000, 0, 0, rng_script, &sc, id), DISTID_GEN_OK);
+		assert_true(distid128_r75(id) == 2 && sc.at == 2);
+	}
+	/* an increment that reaches 2^75-1 exactly fits; the next overflows: sleep */
+	g.prev_ts = 5000;
+	g.prev_hi = (uint64_t) ((max75 - 5) >> 64);
+	g.prev_lo = (uint64_t) (max75 - 5);
+	{
+		static const uint64_t v[] = {5, 0, 1, 0};
+		rng_script_state sc = {v, 4, 0};
+
+		assert_int_equal(distid128_next(&g, 5000, 0, 0, rng_script, &sc, id), DISTID_GEN_OK);
+		assert_true(distid128_r75(id) == max75);
+		assert_int_equal(distid128_next(&g, 5000, 0, 0, rng_script, &sc, id), DISTID_GEN_SLEEP);
+	}
+	/* the clock 999 ms behind: sleep; 1000: follow it */
+	assert_int_equal(distid128_next(&g, 5000 - 999, 0, 0, rng_ones, NULL, id), DISTID_GEN_SLEEP);
+	assert_int_equal(distid128_next(&g, 5000 - 1000, 0, 0, rng_zero, NULL, id), DISTID_GEN_OK);
+	assert_true(idg_load_be64(id) >> 16 == 4000 && distid128_r75(id) == 1);
+	/* the clock 500 ms behind, an increment that fits: the id keeps 4000 */
+	assert_int_equal(distid128_next(&g, 3500, 0, 0, rng_zero, NULL, id), DISTID_GEN_OK);
+	assert_true(idg_load_be64(id) >> 16 == 4000 && distid128_r75(id) == 2);
+	/* the last millisecond of 48 bits, and the one after */
+	memset(&g, 0, sizeof(g));
+	assert_int_equal(distid128_next(&g, (UINT64_C(1) << 48) - 1, 0, 0, rng_zero, NULL, id), DISTID_GEN_OK);
+	assert_true(idg_load_be64(id) >> 16 == (UINT64_C(1) << 48) - 1);
+	memset(&g, 0, sizeof(g));
+	assert_int_equal(distid128_next(&g, UINT64_C(1) << 48, 0, 0, rng_zero, NULL, id), DISTID_GEN_RANGE);
+	/*
+	 * The random bits below the clock's fraction: 63 from one draw, more
+	 * from a second only when the fraction leaves more than 63 (12 bits of
+	 * fraction leave 63: one draw a call; 11 leave 64: the 64th drawn)
+	 */
+	memset(&g, 0, sizeof(g));
+	{
+		static const uint64_t v[] = {UINT64_MAX};
+		rng_script_state sc = {v, 1, 0};
+
+		assert_int_equal(distid128_next(&g, 5000, 0, 12, rng_script, &sc, id), DISTID_GEN_OK);
+		assert_true(sc.at == 1 && distid128_r75(id) == idg_mask(63));
+	}
+	memset(&g, 0, sizeof(g));
+	{
+		static const uint64_t v[] = {UINT64_MAX, UINT64_MAX};
+		rng_script_state sc = {v, 2, 0};
+
+		assert_int_equal(distid128_next(&g, 5000, 0, 11, rng_script, &sc, id), DISTID_GEN_OK);
+		assert_true(sc.at == 2 && distid128_r75(id) == (((idg_u128) 1 << 64) - 1));
+	}
+}
+
 /* ---------- public identities ---------- */
 
 static void
@@ -1912,6 +2067,13 @@ test_pubid_layouts(void **state)
 	pubid_plain_bigint(5, b);
 	b[0] = 1;
 	assert_false(pubid_unplain_bigint(b, &i));
+	assert_false(pubid_unplain_distid(b, &back));
+	/* every byte of the zero prefix counts: the last one of each */
+	pubid_plain_bigint(5, b);
+	b[7] = 1;
+	assert_false(pubid_unplain_bigint(b, &i));
+	pubid_plain_distid(1, b);
+	b[3] = 1;
 	assert_false(pubid_unplain_distid(b, &back));
 	/* above 10^28-1 is no distid */
 	memset(b, 0xFF, 16);
@@ -2003,6 +2165,27 @@ test_keyfile_keys(void **state)
 	keyfile_init(&r, "", 0);
 	assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_END);
 
+	/* the ends of each range of the alphabet (A Z a z 0 9 + /), decoded by Python's base64 */
+	{
+		static const uint8_t ends[16] = {0x01, 0x96, 0xb3, 0xd3, 0xdf, 0xbf, 0x01, 0x96,
+		0xb3, 0xd3, 0xdf, 0xbf, 0x01, 0x96, 0xb3, 0xd3};
+
+		keyfile_init(&r, "AZaz09+/AZaz09+/AZaz0w==", 24);
+		assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_KEY);
+		assert_int_equal(len, 16);
+		assert_memory_equal(key, ends, 16);
+	}
+	/* '+' (62): 0xFB 0xEF 0xBE is "++++" (Python's base64) */
+	{
+		static const uint8_t plus[16] = {0xfb, 0xef, 0xbe, 0xfb, 0xef, 0xbe, 0xfb, 0xef,
+		0xbe, 0xfb, 0xef, 0xbe, 0xfb, 0xef, 0xbe, 0xf8};
+
+		keyfile_init(&r, "+++++++++++++++++++++A==", 24);
+		assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_KEY);
+		assert_int_equal(len, 16);
+		assert_memory_equal(key, plus, 16);
+	}
+
 	/* the partial last group of each padding, with bits at both its ends */
 	memset(seq, 0xFF, sizeof(seq));
 	keyfile_init(&r, "////////////////////////////////////////gAE=\n/////////////////////w==", 69);
@@ -2035,6 +2218,17 @@ test_keyfile_errors(void **state)
 		{"AAECAwQFBgcICQoLDA0ODw=x\n", KEYFILE_NOT_BASE64, 1, 0},
 		{"AAECAwQFBgcICQoLDA0ODw-_\n", KEYFILE_NOT_BASE64, 1, 0},	/* url-safe alphabet */
 		{"====\n", KEYFILE_NOT_BASE64, 1, 0},
+		/* at most two '=' */
+		{"AAAAAAAAAAAAAAAAAAAAA===\n", KEYFILE_NOT_BASE64, 1, 0},
+		/* a bad first character, and the bytes around each range of the alphabet */
+		{"*AAAAAAAAAAAAAAAAAAAAA==\n", KEYFILE_NOT_BASE64, 1, 0},
+		{"@AAAAAAAAAAAAAAAAAAAAA==\n", KEYFILE_NOT_BASE64, 1, 0},
+		{"[AAAAAAAAAAAAAAAAAAAAA==\n", KEYFILE_NOT_BASE64, 1, 0},
+		{"`AAAAAAAAAAAAAAAAAAAAA==\n", KEYFILE_NOT_BASE64, 1, 0},
+		{"{AAAAAAAAAAAAAAAAAAAAA==\n", KEYFILE_NOT_BASE64, 1, 0},
+		{":AAAAAAAAAAAAAAAAAAAAA==\n", KEYFILE_NOT_BASE64, 1, 0},
+		{",AAAAAAAAAAAAAAAAAAAAA==\n", KEYFILE_NOT_BASE64, 1, 0},
+		{".AAAAAAAAAAAAAAAAAAAAA==\n", KEYFILE_NOT_BASE64, 1, 0},
 		{"AAECAwQFBgcICQoLDA0O\n", KEYFILE_BAD_LENGTH, 1, 15},
 		{"\n\nAAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8g\n", KEYFILE_BAD_LENGTH, 3, 33},
 		{"AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4v", KEYFILE_BAD_LENGTH, 1, 48},
@@ -2095,6 +2289,9 @@ test_flaxid_vectors(void **state)
 	assert_true(back == v && flaxid_ms(back) == UINT64_C(24869425807));
 	flaxid_format(0, text);
 	assert_string_equal(text, "----------------");
+	/* the random part is 56 bits: what a caller passes above them is left out */
+	assert_true(flaxid_compose(5, UINT64_MAX) == (((idg_u128) 5 << 56) | ((UINT64_C(1) << 56) - 1)));
+	assert_true(flaxid_compose(0, UINT64_C(1) << 56) == 0);
 	/* the largest time, from Python */
 	flaxid_format(flaxid_compose(FLAXID_MAX_MS, 0), text);
 	assert_string_equal(text, "zzzzzzw---------");
@@ -2665,6 +2862,7 @@ main(void)
 		cmocka_unit_test(test_mono_overflow_boundary),
 		cmocka_unit_test(test_mono_burst_borrows_many),
 		cmocka_unit_test(test_mono_time_range),
+		cmocka_unit_test(test_mono_fresh_rules),
 		cmocka_unit_test(test_mono_random_walk),
 		cmocka_unit_test(test_mono_frac_layout),
 		cmocka_unit_test(test_mono_frac_orders_backends),
@@ -2695,6 +2893,7 @@ main(void)
 		cmocka_unit_test(test_distid128_pack),
 		cmocka_unit_test(test_distid128_gen),
 		cmocka_unit_test(test_distid128_gen_overflow),
+		cmocka_unit_test(test_distid128_gen_edges),
 		cmocka_unit_test(test_distid128_rate),
 		cmocka_unit_test(test_distid128_frac_orders_backends),
 		cmocka_unit_test(test_pubid_layouts),
