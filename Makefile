@@ -5,8 +5,8 @@ MODULE_big = idgen
 
 CORE_OBJS = src/core/uuidtext.o src/core/iuid_layout.o src/core/monotonic.o src/core/base36.o \
 	src/core/distid.o src/core/base62.o src/core/publicid.o src/core/flaxid.o \
-	src/core/keyfile.o src/core/waitline.o src/core/b36sync.o
-OBJS = src/idgen.o src/random.o src/shmem.o src/fixedid.o src/iuid.o src/base36id.o src/base36id_gen.o src/base36id_line.o src/base36id_sync.o src/distid.o \
+	src/core/keyfile.o src/core/waitline.o src/core/b36sync.o src/core/b36gen.o
+OBJS = src/idgen.o src/random.o src/shmem.o src/fixedid.o src/iuid.o src/base36id.o src/base36id_gen.o src/base36id_sync.o src/distid.o \
 	src/publicid.o src/flaxid.o src/stats.o src/ownerddl.o $(CORE_OBJS)
 
 # AES for public ids, from the libcrypto PostgreSQL itself links
@@ -29,7 +29,7 @@ HOSTILE = yes
 SQLSTATES = yes
 WORKER =
 REGRESS = setup $(if $(HOSTILE),hostile_setup) iuid base36id $(if $(WORKER),base36id_generate) distid publicid flaxid ranges partitions partition_life \
-	markings upgrade monitoring security ownerddl soft_errors skipscan worker_ids $(if $(SQLSTATES),sqlstates) crosstype \
+	markings upgrade monitoring security ownerddl soft_errors skipscan worker_ids $(if $(SQLSTATES),sqlstates) crosstype coretypes \
 	$(if $(HOSTILE),hostile)
 
 PG_CPPFLAGS = -I$(srcdir)/src

@@ -388,7 +388,7 @@ COMMENT ON FUNCTION base36id_worker(base36id) IS 'worker field of a base36id';
 COMMENT ON FUNCTION base36id_counter(base36id) IS 'per-second counter field of a base36id';
 
 --
--- distid: DistributedId of Architect.Identities 2.x in 12 bytes: generated ids use 93 bits, input accepts 0 .. 10^28-1
+-- distid: DistributedId of Architect.Identities 2.x in 12 bytes: generated ids use 93 bits until 3014-12-13 (94 after), input accepts 0 .. 10^28-1
 --
 
 CREATE TYPE distid;
@@ -991,15 +991,10 @@ BEGIN
 
 		-- existing partitions whose range meets [lo, hi)
 		present := false;
-		-- plpgsql_check: warning 00000 [cannot determinate a result of dynamic SQL] the query over
-		-- the existing partitions names the key's type and its "less" operator (schema-qualified,
-		-- from the operator class), known only at run time; every value goes in through USING, and
-		-- its columns (rel, lo, hi) are named in the query itself.
-		-- plpgsql_check: error 55000 [record "hit" is not assigned yet] follows from the dynamic
-		-- query: FOR ... IN EXECUTE assigns hit before the body runs (partitions.sql runs this loop:
-		-- existing and overlapping partitions).
-		-- plpgsql_check: warning extra 00000 [never read variable "hit"] follows from the same: the
-		-- statements that read hit.rel, hit.lo and hit.hi could not be checked.
+		-- the query names the key's type and its "less" operator (schema-qualified, from the
+		-- operator class), known only at run time; every value goes in through USING.  Its
+		-- columns, for plpgsql_check, which then checks every use of hit (a constant: no effect):
+		PERFORM 'PRAGMA:TYPE:hit (rel pg_catalog.name, lo pg_catalog.text, hi pg_catalog.text)';
 		FOR hit IN EXECUTE pg_catalog.format($q$
 			SELECT c.relname AS rel, b[1] AS lo, b[2] AS hi
 			FROM pg_catalog.pg_inherits i
@@ -1108,6 +1103,8 @@ DECLARE
 	vals pg_catalog.text[] := '{}'::pg_catalog.text[];
 	errs pg_catalog.text[] := '{}'::pg_catalog.text[];
 	dblink_schema pg_catalog.name;
+	-- plpgsql_check: warning 00000 [unused variable "r"] the record of the Citus-only loop below,
+	-- whose body plpgsql_check leaves unchecked after the error it finds on the loop's query.
 	r pg_catalog.record;
 	c pg_catalog.text;
 	v pg_catalog.text;
@@ -1125,8 +1122,6 @@ BEGIN
 		-- plpgsql_check: error 42883 [function pg_catalog.run_command_on_all_nodes(text) does not exist]
 		-- Citus's function; this runs only after to_regprocedure has found it (the citus suite runs
 		-- this branch on a coordinator with two workers).
-		-- plpgsql_check: warning 00000 [unused variable "r"] the record of this Citus-only loop, which
-		-- plpgsql_check could not check without Citus.
 		FOR r IN EXECUTE
 			'SELECT coalesce(n.nodename OPERATOR(pg_catalog.||) '':'' OPERATOR(pg_catalog.||) n.nodeport,
 			                 pg_catalog.current_setting(''citus.local_hostname'') OPERATOR(pg_catalog.||) '':'' OPERATOR(pg_catalog.||) pg_catalog.current_setting(''port'')) AS name,
@@ -1409,13 +1404,10 @@ BEGIN
 	                 key_type::pg_catalog.regtype);
 
 	-- in the order of their lower bounds, the default partition last
-	-- plpgsql_check: warning 00000 [cannot determinate a result of dynamic SQL] the query over
-	-- the partitions' bounds casts them to the key's type, known only at run time (%s of a
-	-- regtype, values through USING); its columns are named in the query itself.
-	-- plpgsql_check: error 55000 [record "r" is not assigned yet] the record of this FOR ... IN
-	-- EXECUTE loop, assigned before the body runs (run by partitions.sql).
-	-- plpgsql_check: warning extra 00000 [never read variable "r"] follows from the same: the
-	-- statements that read r could not be checked.
+	-- the query casts the bounds to the key's type, known only at run time (%s of a regtype,
+	-- values through USING).  Its columns, for plpgsql_check, which then checks every use of r
+	-- (a constant: no effect):
+	PERFORM 'PRAGMA:TYPE:r (part pg_catalog.regclass, pending pg_catalog.bool, expr pg_catalog.text, b pg_catalog.text[])';
 	FOR r IN EXECUTE pg_catalog.format($q$
 		SELECT c.oid::pg_catalog.regclass AS part, i.inhdetachpending AS pending, e.expr,
 		       pg_catalog.regexp_match(e.expr, '^FOR VALUES FROM \((MINVALUE|''([^'']*)'')\) TO \((MAXVALUE|''([^'']*)'')\)$') AS b
@@ -1442,6 +1434,7 @@ BEGIN
 			hi_time := 'infinity'; hi_whole := true;
 		ELSIF r.b[4] IS NOT NULL AND (type_prefix OPERATOR(pg_catalog.<>) 'distid128'
 		      OR r.b[4] OPERATOR(pg_catalog.~) '^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-7]') THEN
+			-- plpgsql_check: security 00000 [text type variable is not sanitized] decode, as above.
 			EXECUTE decode INTO hi_time, hi_whole USING r.b[4];
 			-- the partition holds part of the unit its upper bound is in
 			IF NOT hi_whole THEN
@@ -1495,9 +1488,6 @@ DECLARE
 	defaults int;
 	writer int;
 BEGIN
-	-- plpgsql_check: performance 00000 [routine is marked as VOLATILE, should be STABLE] it
-	-- detaches or drops partitions (ALTER TABLE ... DETACH PARTITION, DROP TABLE) through
-	-- EXECUTE: VOLATILE is right.
 	IF parent IS NULL OR older_than IS NULL OR drop_tables IS NULL OR concurrent IS NULL THEN
 		RAISE EXCEPTION 'idgen_retire_partitions arguments must not be null'
 			USING ERRCODE = 'null_value_not_allowed';
@@ -1538,13 +1528,10 @@ BEGIN
 		EXECUTE pg_catalog.format('LOCK TABLE ONLY %s IN SHARE UPDATE EXCLUSIVE MODE', parent_ident);
 	END IF;
 
-	-- plpgsql_check: warning 00000 [cannot determinate a result of dynamic SQL] the query names
-	-- the schema idgen is installed in (%I of the extension's schema, from pg_extension), known
-	-- only at run time; values through USING, columns named in the query.
-	-- plpgsql_check: error 55000 [record "r" is not assigned yet] the record of this FOR ... IN
-	-- EXECUTE loop, assigned before the body runs (run by partition_life.sql and the pgcron suite).
-	-- plpgsql_check: warning extra 00000 [never read variable "r"] follows from the same: the
-	-- statements that read r could not be checked.
+	-- the query names the schema idgen is installed in (%I of the extension's schema, from
+	-- pg_extension), known only at run time; values through USING.  Its columns, for
+	-- plpgsql_check, which then checks every use of r (a constant: no effect):
+	PERFORM 'PRAGMA:TYPE:r (part pg_catalog.regclass, lo pg_catalog.timestamptz, hi pg_catalog.timestamptz, pending pg_catalog.bool, ident pg_catalog.text, name pg_catalog.name, owner pg_catalog.oid)';
 	FOR r IN EXECUTE pg_catalog.format($q$
 		SELECT p.partition AS part, p.from_time AS lo, p.to_time AS hi, p.detach_pending AS pending,
 		       pg_catalog.format('%%I.%%I', n.nspname, c.relname) AS ident, c.relname AS name, c.relowner AS owner

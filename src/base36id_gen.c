@@ -1,57 +1,32 @@
 /*
- * base36id_gen.c — the server-wide base36id generator.
+ * base36id_gen.c — the server-wide base36id generator: what the state
+ * machine of src/core/b36gen.c asks for, performed in the server.
  *
- * Counters live in shared memory, one per worker, 1296 per second.  Before
- * the first id of a new second S is handed out, S is reserved:
+ * The machine decides (the line, the counters and their budget, the floor,
+ * the reservation of a new second, the judgement of synchronous standbys,
+ * what each call waits for; doc/base36id.md says what they do); this file
+ * keeps its state in shared memory under one LWLock and performs its
+ * requests without the lock:
  *
- *  1. S is written and fsync'd to STATE_FILE, which survives checkpoints
- *     (crash recovery does not replay WAL from before the last checkpoint's
- *     redo pointer; a sequence has its data page for that, we have the file);
- *  2. S is WAL-logged by our resource manager and flushed (XLogFlush), whether
- *     or not the calling transaction ever commits.  Every WAL record written
- *     after the id was handed out follows it, so a standby or a restored base
- *     backup that replays any of them has replayed S too.
- *
- * The file is written before the record is inserted: a base backup whose
- * starting checkpoint comes after the record then copies a file holding S.
- *
- * One backend reserves at a time, with the LWLock released; backends that need
- * the same or a later second wait on a condition variable (cancellably), then
- * retry, and on an error the next one tries again.
- *
- * With synchronous standbys, an id leaves only once the standbys that are
- * synchronous at that moment have the latest reservation's record at the
- * level the call asks for (the floor, idgen.base36id_synchronous_commit, or
- * the session's synchronous_commit if higher), as a commit would wait: a
- * failover to them then never repeats it.  The protocol (who reserves, who
- * waits, what is judged from which facts) is src/core/b36sync.c; the facts
- * come from the walsenders' shared state (base36id_sync.c).  A reservation
- * waits for no standby, and every call waits for its own level, alone.
- *
- * A reservation can take longer than a second (slow storage, a slow standby):
- * the backend that reserved S, and those that waited for it, then hand out
- * ids of S although the clock has moved on, so ids keep coming.  An id's
- * second is then earlier than the moment it is returned by up to the time a
- * reservation takes.
- *
- * When a worker's 1296 ids of the second are used up, callers wait in line
- * for the next second's, first come, first served (base36id_line.h): the
- * first in line sleeps until the clock reaches it, the others until the one
- * before them has its id.  While someone waits, a new caller joins the end
- * of the line rather than take an id, so a caller's wait is bounded by the
- * ids asked before its own.  Nobody waiting, the per-id path only looks at
- * the line (empty) under the lock it takes anyway.
- *
- * Every counter starts used up at "floor": at start, the later of the file's
- * second and the clock; redo raises it to each second replayed, and the first
- * generation after a standby's promotion or the end of a point-in-time
- * recovery (generation is refused during recovery) to the clock's second.
- * So the first id after a restart or promotion comes from a second no id can
- * have been issued in, as far as the file and the replayed WAL tell, whatever
- * was replayed.
+ *  - the state file STATE_FILE, written and fsync'd before the reservation
+ *    record of a new second S is inserted: it survives checkpoints (crash
+ *    recovery does not replay WAL from before the last checkpoint's redo
+ *    pointer; a sequence has its data page for that, we have the file), and
+ *    a base backup whose starting checkpoint comes after the record copies
+ *    a file holding S;
+ *  - the record, WAL-logged by our resource manager and flushed, whether or
+ *    not the calling transaction ever commits: every WAL record written
+ *    after an id was handed out follows it, so a standby or a restored base
+ *    backup that replays any of them has replayed S too;
+ *  - the waits: for a reservation (a condition variable), for the budget
+ *    (the process latch, set by the call before it in line), for
+ *    synchronous standbys (core's queue, base36id_sync.c); each answers a
+ *    cancel and a shutdown, and a call that ends in an error leaves its
+ *    line and gives up its reservation (call_abandon);
+ *  - redo, which raises the floor to each second replayed and keeps recent
+ *    ones in the standby's own state file.
  */
 #include "base36id_gen.h"
-#include "base36id_line.h"
 #include "base36id_sync.h"
 #include "idgen.h"
 #include "shmem.h"
@@ -66,13 +41,14 @@
 #include "access/xloginsert.h"
 #include "access/xlogreader.h"
 #include "access/xlogrecovery.h"
-#include "core/base36.h"
+#include "core/b36gen.h"
 #include "miscadmin.h"
 #include "port/pg_crc32c.h"
 #include "storage/condition_variable.h"
 #include "storage/fd.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
+#include "storage/proc.h"
 #include "utils/wait_event.h"
 #ifdef USE_INJECTION_POINTS
 #include "utils/injection_point.h"
@@ -87,10 +63,11 @@
  *
  *  idgen-b36-reserved   the call reserved a new second: its record is
  *                       flushed locally and published; not judged yet
- *  idgen-b36-wait       judged unconfirmed for the call: before it waits
+ *  idgen-b36-wait       judged unconfirmed for the call: it holds its
+ *                       counter, has left the line, and is about to wait
  *  idgen-b36-waited     after that wait, before it judges again
- *  idgen-b36-confirmed  judged confirmed: the counter is taken, the id is
- *                       not yet returned to the caller
+ *  idgen-b36-confirmed  judged confirmed: the id is not yet returned to
+ *                       the caller
  */
 #ifdef USE_INJECTION_POINTS
 #if PG_VERSION_NUM >= 180000
@@ -121,14 +98,6 @@ typedef struct xl_base36id_reserve
 	int64		second;
 } xl_base36id_reserve;
 
-/*
- * Replay fsyncs the state file only for seconds at most this far behind the
- * clock: older ones (catching up on WAL, point-in-time recovery) are below the
- * clock already, which the floor never goes under after a restart.  Catch-up
- * then costs no fsync per replayed second.
- */
-#define REDO_SYNC_WINDOW_S 60
-
 #define STATE_FILE "idgen_base36id.state"
 #define STATE_MAGIC 0x49443337	/* "ID37" */
 #define STATE_MAGIC_1_0 0x49443336	/* "ID36": version 1.0, no checksum */
@@ -155,17 +124,18 @@ typedef struct base36id_shared
 {
 	LWLock	   *lock;
 	ConditionVariable reserved_cv;	/* broadcast when a reservation ends */
-	int64		floor;			/* counters start used up at this second */
-	/* highest second reserved (file and WAL), its record, who reserves */
-	b36s_reservation res;
-	int64		file_second;	/* highest second written to STATE_FILE */
-	bool		archive_recovery;	/* started as a standby or for PITR, and
-									 * no id generated since */
-	state_problem damaged;		/* the file was damaged at start: refuse */
-	b36_state	workers[B36_WORKERS];
+	b36g_shared gen;			/* the generator's state (src/core/b36gen.h) */
+	int			nmembers;
+	wl_node		members[FLEXIBLE_ARRAY_MEMBER];	/* the lines' nodes, by proc number */
 } base36id_shared;
 
 static base36id_shared *shared = NULL;
+
+/* the machine, over this process's mapping of shared */
+static b36g machine;
+
+/* every process that can run SQL has a proc number below this */
+#define NMEMBERS (MaxBackends + NUM_AUXILIARY_PROCS)
 
 /* seconds since the base36id epoch, floor */
 static int64
@@ -339,95 +309,40 @@ report_state_problem(int elevel, state_problem problem)
 			 errhint("base36id_generate() refuses to run until the file is valid. Once the clock is past the last second base36ids were issued in, remove the file and restart the server.")));
 }
 
+static Size
+shmem_size(void)
+{
+	return add_size(offsetof(base36id_shared, members),
+					mul_size(NMEMBERS, sizeof(wl_node)));
+}
+
 static void
 shmem_init(void *ptr, bool found, LWLockPadded *locks)
 {
 	int64		second;
 	state_problem problem;
-	int64		hw;
-	int			i;
+	bool		archive_recovery;
 
 	shared = ptr;
+	machine.sh = &shared->gen;
+	machine.members = shared->members;
 	if (found)
+	{
+		machine.nmembers = shared->nmembers;
 		return;
+	}
 
 	problem = state_file_read(&second);
 	if (problem != STATE_OK)
 		report_state_problem(LOG, problem);
-
-	/* no id may come from a second that may already have been used */
-	hw = Max(second, clock_second());
 	shared->lock = &locks[0].lock;
 	ConditionVariableInit(&shared->reserved_cv);
-	shared->floor = hw;
-	b36s_init(&shared->res, second);
-	shared->file_second = second;
+	shared->nmembers = machine.nmembers = NMEMBERS;
 	/* the startup process removes these files when recovery ends */
-	shared->archive_recovery = access(STANDBY_SIGNAL_FILE, F_OK) == 0 ||
+	archive_recovery = access(STANDBY_SIGNAL_FILE, F_OK) == 0 ||
 		access(RECOVERY_SIGNAL_FILE, F_OK) == 0;
-	shared->damaged = problem;
-	for (i = 0; i < B36_WORKERS; i++)
-		b36_state_init(&shared->workers[i], hw);
-}
-
-/* the reservation failed: another backend may try */
-static void
-reservation_failed(int code, Datum arg)
-{
-	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
-	/* only the backend that reserves ends a reservation */
-	Assert(shared->res.reserving >= 0);
-	b36s_reserve_failed(&shared->res, (b36s_call *) DatumGetPointer(arg));
-	LWLockRelease(shared->lock);
-	ConditionVariableBroadcast(&shared->reserved_cv);
-}
-
-/*
- * Makes second durable, locally and in WAL; called without the LWLock, by
- * the call b36s_next() chose to reserve it.  Published only once the record
- * is flushed; the standbys are waited for by each call, at its own level,
- * before its id leaves.
- */
-static void
-reserve(int64 second, b36s_call *call)
-{
-	xl_base36id_reserve xlrec = {.second = second};
-	bool		write_file;
-	XLogRecPtr	lsn = InvalidXLogRecPtr;
-	instr_time	t0;
-
-	/* file and WAL are waited for without the LWLock */
-	Assert(!LWLockHeldByMe(shared->lock));
-	Assert(second >= 0 && second <= B36_MAX_SECONDS);
-	LWLockAcquire(shared->lock, LW_SHARED);
-	write_file = second > shared->file_second;
-	LWLockRelease(shared->lock);
-	INSTR_TIME_SET_CURRENT(t0);
-	PG_ENSURE_ERROR_CLEANUP(reservation_failed, PointerGetDatum(call));
-	{
-		if (write_file)
-			(void) state_file_write(second, ERROR);
-		XLogBeginInsert();
-		XLogRegisterData((char *) &xlrec, sizeof(xlrec));
-		lsn = XLogInsert(IDGEN_RMGR_ID, XLOG_BASE36ID_RESERVE);
-		LWLockAcquire(shared->lock, LW_EXCLUSIVE);
-		b36s_reserve_logged(&shared->res, call, lsn);
-		LWLockRelease(shared->lock);
-		/* now, not at commit: the id may leave the server without one */
-		XLogFlush(lsn);
-		idgen_stats_reserved(second, lsn, &t0);
-	}
-	PG_END_ENSURE_ERROR_CLEANUP(reservation_failed, PointerGetDatum(call));
-
-	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
-	/* this backend is the one reserving, and reserves this second */
-	Assert(shared->res.reserving == second);
-	Assert(second >= shared->floor && second > shared->res.reserved);
-	if (write_file)
-		shared->file_second = Max(shared->file_second, second);
-	b36s_reserved(&shared->res, call);
-	LWLockRelease(shared->lock);
-	ConditionVariableBroadcast(&shared->reserved_cv);
+	b36g_start(&machine, second, clock_second(), archive_recovery, (int) problem,
+			   B36_COUNTERS);
 }
 
 bool
@@ -436,29 +351,86 @@ base36id_gen_loaded(void)
 	return shared != NULL;
 }
 
-/* what one pass of gen_loop() ended with */
-typedef enum gen_result
+/* this backend's place in the lines, checked once, outside the lock */
+static int
+my_member(void)
 {
-	GEN_ID,						/* *value is the id */
-	GEN_RANGE,					/* the clock is outside base36id's span */
-	GEN_LINE					/* the budget is used up or others wait for it */
-} gen_result;
+	static int	member = -1;
 
-/* what a call of base36id_gen_next() keeps across its passes and waits */
-typedef struct gen_call
+	if (unlikely(member < 0))
+	{
+#if PG_VERSION_NUM >= 170000
+		int			m = MyProcNumber;
+#else
+		int			m = MyProc->pgprocno;
+#endif
+
+		if (m < 0 || m >= shared->nmembers)
+			elog(ERROR, "process number %d has no place in base36id's line", m);
+		member = m;
+	}
+	return member;
+}
+
+/* wakes member (a proc number) that became first in its line, if any */
+static inline void
+wake(int member)
 {
-	uint64		reservations_at_start;
-	bool		first;
-	/* its level and what it waits for (src/core/b36sync.h) */
-	b36s_call	sync;
-} gen_call;
+	if (unlikely(member >= 0))
+		SetLatch(&GetPGProcByNumber(member)->procLatch);
+}
+
+/*
+ * One step of the call under the lock (src/core/b36gen.c decides), and the
+ * wake-up it asks for after.  A wait for a reservation is prepared under
+ * the lock, so that the reservation's end cannot come between.
+ */
+static pg_attribute_always_inline b36g_req
+step(b36g_call *c)
+{
+	b36g_req	req;
+
+	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+	req = b36g_step(&machine, c, idgen_clock_ms(), base36id_sync_view, NULL);
+	if (req == B36G_WAIT_RESERVATION)
+		ConditionVariablePrepareToSleep(&shared->reserved_cv);
+	LWLockRelease(shared->lock);
+	wake(c->wake);
+	return req;
+}
+
+/* the call ends on an error or at exit: out of its line and its reservation */
+static void
+call_abandon(int code, Datum arg)
+{
+	b36g_call  *c = (b36g_call *) DatumGetPointer(arg);
+	bool		reservation_ended;
+
+	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+	reservation_ended = b36g_abandon(&machine, c);
+	LWLockRelease(shared->lock);
+	wake(c->wake);
+	if (reservation_ended)
+		ConditionVariableBroadcast(&shared->reserved_cv);
+}
+
+/* the reservation's WAL record: ids of second up to it may be handed out */
+static XLogRecPtr
+log_reservation(int64 second)
+{
+	xl_base36id_reserve xlrec = {.second = second};
+
+	Assert(second >= 0 && second <= B36_MAX_SECONDS);
+	XLogBeginInsert();
+	XLogRegisterData((char *) &xlrec, sizeof(xlrec));
+	return XLogInsert(IDGEN_RMGR_ID, XLOG_BASE36ID_RESERVE);
+}
 
 /* what a wait for the budget is for, named in an error that ends it */
 typedef struct budget_wait_arg
 {
+	const b36g_call *call;
 	idgen_wait	what;			/* IDGEN_WAIT_NEXT_SECOND or IDGEN_WAIT_LINE */
-	int			worker;
-	int			ahead;			/* callers in line before it when it joined */
 } budget_wait_arg;
 
 static void
@@ -468,270 +440,135 @@ budget_wait_context(void *arg)
 
 	if (w->what == IDGEN_WAIT_LINE)
 		errcontext("waiting in line for a base36id of worker %d, %d earlier callers ahead when it joined; no id was handed out",
-				   w->worker, w->ahead);
+				   w->call->worker, w->call->ahead);
 	else
 		errcontext("waiting for the next second, the 1296 base36ids of worker %d in this one being used; no id was handed out",
-				   w->worker);
+				   w->call->worker);
 }
 
 /*
- * Sleeps until the latch is set or timeout_ms pass, then answers a cancel
+ * Sleeps until the latch is set or c->sleep_ms pass, then answers a cancel
  * or shutdown with the wait named in the error's context.
  */
 static void
-budget_wait(budget_wait_arg *w, long timeout_ms)
+budget_wait(const b36g_call *c, idgen_wait what)
 {
+	budget_wait_arg w = {.call = c,.what = what};
 	ErrorContextCallback errcallback;
 	instr_time	t0;
 
 	errcallback.callback = budget_wait_context;
-	errcallback.arg = w;
+	errcallback.arg = &w;
 	errcallback.previous = error_context_stack;
 	error_context_stack = &errcallback;
 	idgen_stats_wait_start(&t0);
 	(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-					 timeout_ms, idgen_wait_event(w->what));
+					 c->sleep_ms, idgen_wait_event(what));
 	ResetLatch(MyLatch);
-	idgen_stats_wait_end(w->what, &t0);
+	idgen_stats_wait_end(what, &t0);
 	CHECK_FOR_INTERRUPTS();
 	error_context_stack = errcallback.previous;
 }
 
 /*
- * Leaves the line, if in it, and wakes whoever became first: when an id was
- * taken, at the clock's end, and on an error or exit while in line.
- */
-static void
-line_leave(int code, Datum arg)
-{
-	int			woken;
-
-	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
-	woken = base36id_line_leave();
-	LWLockRelease(shared->lock);
-	base36id_line_wake(woken);
-}
-
-/* joins worker's line unless already in it, under the lock */
-static void
-line_join(budget_wait_arg *wait, int worker)
-{
-	if (base36id_line_waiting())
-		return;
-	wait->worker = worker;
-	wait->ahead = base36id_line_join(worker);
-}
-
-/*
- * Hands out the next id of worker.  in_line false: the per-id path, which
- * returns GEN_LINE rather than wait for the budget (used up, or others wait
- * for it); true: the same, waiting in the worker's line, first come, first
- * served, under the caller's cleanup (line_leave).
- */
-static pg_attribute_always_inline gen_result
-gen_loop(int worker, int64 *value, gen_call *call, bool in_line)
-{
-	budget_wait_arg wait;
-
-	for (;;)
-	{
-		b36_state  *st;
-		b36_state	next;
-		b36_next_status status;
-		int64		second;
-		int			counter;
-		bool		new_second;
-		int64		now;
-		int64		wait_for;
-		uint64		now_ms;
-		long		sleep_ms;
-
-		CHECK_FOR_INTERRUPTS();
-		LWLockAcquire(shared->lock, LW_EXCLUSIVE);
-		if (shared->damaged != STATE_OK)
-		{
-			state_problem problem = shared->damaged;
-
-			LWLockRelease(shared->lock);
-			report_state_problem(ERROR, problem);
-		}
-		now_ms = idgen_clock_ms();
-		now = (int64) (now_ms / 1000) - B36_EPOCH_UNIX_S;
-		/*
-		 * The first generation since a standby was promoted (or a backup
-		 * restored): its clock's second may also be the last one of an old
-		 * primary whose WAL did not arrive.  Skip it, whether or not any WAL
-		 * was replayed (rm_cleanup runs only if some was).
-		 */
-		if (shared->archive_recovery)
-		{
-			shared->floor = Max(shared->floor, now);
-			shared->archive_recovery = false;
-		}
-		if (call->first)
-		{
-			call->reservations_at_start = shared->res.reservations;
-			call->first = false;
-		}
-		/*
-		 * Others wait for this worker's budget: after them.  Only the first
-		 * in line may take an id; the others sleep until the one before
-		 * them leaves and wakes them (the timeout is a safety net).
-		 */
-		if (!base36id_line_empty(worker) &&
-			!(in_line && base36id_line_first()))
-		{
-			if (!in_line)
-			{
-				LWLockRelease(shared->lock);
-				return GEN_LINE;
-			}
-			line_join(&wait, worker);
-			LWLockRelease(shared->lock);
-			wait.what = IDGEN_WAIT_LINE;
-			budget_wait(&wait, 1000);
-			continue;
-		}
-
-		/*
-		 * A reservation ended during this call: its second may be handed out
-		 * even if the clock has moved on (a slow reservation would otherwise
-		 * be followed by another, forever).
-		 */
-		if (shared->res.reservations > call->reservations_at_start)
-			now = Min(now, shared->res.reserved);
-		st = &shared->workers[worker];
-		if (st->second < shared->floor)
-			b36_state_init(st, shared->floor);
-		next = *st;
-		status = b36_state_next(&next, now, &second, &counter, &new_second);
-		Assert(LWLockHeldByMeInMode(shared->lock, LW_EXCLUSIVE));
-		Assert(st->second >= shared->floor);
-		Assert(st->next >= 0 && st->next <= B36_COUNTERS);
-		if (status == B36_NEXT_OK)
-		{
-			b36s_view	view;
-			b36s_step	step;
-
-			base36id_sync_view(&view);
-			step = b36s_next(&shared->res, &call->sync, next.second, &view);
-			if (step == B36S_HAND_OUT)
-			{
-				/* a counter of a reserved second, used once */
-				int			woken = -1;
-
-				Assert(counter >= 0 && counter < B36_COUNTERS);
-				Assert(second == next.second && second >= st->second);
-				Assert(next.next >= 1 && next.next <= B36_COUNTERS);
-				Assert(second > st->second || counter >= st->next);
-				/* every second handed out was reserved since the start */
-				Assert(XLogRecPtrIsValid(shared->res.lsn));
-				*st = next;
-				/* served: the next in line is first now */
-				if (in_line)
-					woken = base36id_line_leave();
-				LWLockRelease(shared->lock);
-				base36id_line_wake(woken);
-				*value = b36_compose(second, worker, counter);
-				IDGEN_INJECTION_POINT("idgen-b36-confirmed");
-				return GEN_ID;
-			}
-			if (step == B36S_RESERVE)
-			{
-				/* a new second: reserve it, then try again */
-				LWLockRelease(shared->lock);
-				reserve(next.second, &call->sync);
-				IDGEN_INJECTION_POINT("idgen-b36-reserved");
-				continue;
-			}
-			if (step == B36S_WAIT_STANDBYS)
-			{
-				/* not confirmed for this call yet: it waits, alone */
-				XLogRecPtr	lsn = call->sync.wait_lsn;
-
-				LWLockRelease(shared->lock);
-				IDGEN_INJECTION_POINT("idgen-b36-wait");
-				if (call->sync.level > SYNCHRONOUS_COMMIT_LOCAL_FLUSH)
-					base36id_sync_wait(lsn, call->sync.level, next.second,
-									   call->sync.verdict == B36S_WAIT_POLL);
-				else
-					XLogFlush(lsn);
-				IDGEN_INJECTION_POINT("idgen-b36-waited");
-				continue;
-			}
-		}
-		if (status == B36_NEXT_OK)
-		{
-			/* another backend is reserving: wait for it to finish */
-			instr_time	t0;
-
-			ConditionVariablePrepareToSleep(&shared->reserved_cv);
-			LWLockRelease(shared->lock);
-			idgen_stats_wait_start(&t0);
-			ConditionVariableSleep(&shared->reserved_cv,
-								   idgen_wait_event(IDGEN_WAIT_RESERVATION));
-			ConditionVariableCancelSleep();
-			idgen_stats_wait_end(IDGEN_WAIT_RESERVATION, &t0);
-			continue;
-		}
-		if (status == B36_NEXT_RANGE)
-		{
-			/* whoever follows in line finds the same and leaves too */
-			int			woken = in_line ? base36id_line_leave() : -1;
-
-			LWLockRelease(shared->lock);
-			base36id_line_wake(woken);
-			return GEN_RANGE;
-		}
-		/* used up: wait for the next second, first in line */
-		if (!in_line)
-		{
-			LWLockRelease(shared->lock);
-			return GEN_LINE;
-		}
-		line_join(&wait, worker);
-		/* from now on only a new second will do */
-		call->reservations_at_start = shared->res.reservations;
-		wait_for = st->second + 1;
-		LWLockRelease(shared->lock);
-
-		/* sleep until the clock reaches the next second, or a cancel */
-		sleep_ms = (long) ((wait_for + B36_EPOCH_UNIX_S) * 1000 - (int64) now_ms);
-		sleep_ms = Max(1, Min(sleep_ms, 1000));
-		wait.what = IDGEN_WAIT_NEXT_SECOND;
-		budget_wait(&wait, sleep_ms);
-	}
-}
-
-/*
- * The rest of a call that has to wait for the budget, in line.  Apart from
+ * The rest of a call that did not get its id at the first step: it performs
+ * what each step asks for until the machine says it is done.  Apart from
  * base36id_gen_next(): its setjmp() would cost the per-id path.
  */
 static pg_noinline bool
-gen_next_in_line(int worker, int64 *value, gen_call *call)
+gen_next_slow(b36g_call *c, b36g_req req, int64 *value)
 {
-	gen_result	result;
+	bool		done = false;
+	instr_time	t0;
 
-	/*
-	 * First come, first served.  A backend that leaves on an error, a cancel
-	 * or at exit leaves the line, and wakes the next one if it was first.
-	 */
-	base36id_line_ready();
-	PG_ENSURE_ERROR_CLEANUP(line_leave, (Datum) 0);
+	INSTR_TIME_SET_ZERO(t0);
+	PG_ENSURE_ERROR_CLEANUP(call_abandon, PointerGetDatum(c));
 	{
-		result = gen_loop(worker, value, call, true);
+		while (req != B36G_ID && req != B36G_RANGE)
+		{
+			switch (req)
+			{
+				case B36G_ID:
+				case B36G_RANGE:
+					break;
+				case B36G_DAMAGED:
+					report_state_problem(ERROR, (state_problem) shared->gen.damaged);
+					break;
+				case B36G_WRITE_FILE:
+					INSTR_TIME_SET_CURRENT(t0);
+					(void) state_file_write(c->second, ERROR);
+					break;
+				case B36G_LOG:
+					{
+						XLogRecPtr	lsn;
+
+						if (!c->wrote_file)
+							INSTR_TIME_SET_CURRENT(t0);
+						lsn = log_reservation(c->second);
+						LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+						req = b36g_logged(&machine, c, lsn);
+						LWLockRelease(shared->lock);
+						continue;
+					}
+				case B36G_FLUSH:
+					/* now, not at commit: the id may leave the server without one */
+					XLogFlush(c->lsn);
+					break;
+				case B36G_RESERVED:
+					ConditionVariableBroadcast(&shared->reserved_cv);
+					idgen_stats_reserved(c->second, c->lsn, &t0);
+					IDGEN_INJECTION_POINT("idgen-b36-reserved");
+					break;
+				case B36G_WAIT_RESERVATION:
+					{
+						instr_time	w0;
+
+						idgen_stats_wait_start(&w0);
+						ConditionVariableSleep(&shared->reserved_cv,
+											   idgen_wait_event(IDGEN_WAIT_RESERVATION));
+						ConditionVariableCancelSleep();
+						idgen_stats_wait_end(IDGEN_WAIT_RESERVATION, &w0);
+						break;
+					}
+				case B36G_WAIT_LINE:
+					budget_wait(c, IDGEN_WAIT_LINE);
+					break;
+				case B36G_WAIT_CLOCK:
+					budget_wait(c, IDGEN_WAIT_NEXT_SECOND);
+					break;
+				case B36G_WAIT_FLUSH:
+					IDGEN_INJECTION_POINT("idgen-b36-wait");
+					XLogFlush(c->lsn);
+					IDGEN_INJECTION_POINT("idgen-b36-waited");
+					break;
+				case B36G_WAIT_STANDBYS:
+					IDGEN_INJECTION_POINT("idgen-b36-wait");
+					base36id_sync_wait(c->lsn, c->sync.level, c->second,
+									   c->sync.verdict == B36S_WAIT_POLL);
+					IDGEN_INJECTION_POINT("idgen-b36-waited");
+					break;
+			}
+			CHECK_FOR_INTERRUPTS();
+			req = step(c);
+		}
+		done = req == B36G_ID;
 	}
-	PG_END_ENSURE_ERROR_CLEANUP(line_leave, (Datum) 0);
-	/* every way out of the loop left the line */
-	Assert(!base36id_line_waiting());
-	return result == GEN_ID;
+	PG_END_ENSURE_ERROR_CLEANUP(call_abandon, PointerGetDatum(c));
+	/* every way out of a call left the line */
+	Assert(!b36g_in_line(&machine, c));
+	if (done)
+	{
+		*value = c->id;
+		IDGEN_INJECTION_POINT("idgen-b36-confirmed");
+	}
+	return done;
 }
 
 bool
 base36id_gen_next(int worker, int64 *value)
 {
-	gen_call	call = {.reservations_at_start = 0,.first = true};
-	gen_result	result;
+	b36g_call	call;
+	b36g_req	req;
 
 	Assert(shared != NULL && worker >= 0 && worker < B36_WORKERS);
 
@@ -742,33 +579,30 @@ base36id_gen_next(int worker, int64 *value)
 				 errmsg("cannot execute %s during recovery", "base36id_generate()"),
 				 errhint("Generate base36id values on the primary server.")));
 
-	b36s_call_init(&call.sync, base36id_sync_level());
-	result = gen_loop(worker, value, &call, false);
-	/* the budget is used up, or others wait for it */
-	if (unlikely(result == GEN_LINE))
-		return gen_next_in_line(worker, value, &call);
-	return result == GEN_ID;
+	b36g_call_init(&call, worker, my_member(), base36id_sync_level());
+	req = step(&call);
+	if (likely(req == B36G_ID))
+	{
+		*value = call.id;
+		IDGEN_INJECTION_POINT("idgen-b36-confirmed");
+		return true;
+	}
+	return gen_next_slow(&call, req, value);
 }
 
-/* makes the state file hold the floor, in redo; the caller holds no lock */
+/* makes the state file hold second (the floor), in redo; the caller holds no lock */
 static void
-redo_write_floor(void)
+redo_write_floor(int64 second)
 {
-	int64		floor;
-
-	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
-	floor = shared->floor;
-	LWLockRelease(shared->lock);
-
 	/*
 	 * ERROR, a FATAL in the startup process: recovery stops, as when core
 	 * cannot write its own files, before a restartpoint can pass the record,
 	 * and the next start replays it again.
 	 */
-	(void) state_file_write(floor, ERROR);
+	(void) state_file_write(second, ERROR);
 
 	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
-	shared->file_second = Max(shared->file_second, floor);
+	b36g_file_written(&machine, second);
 	LWLockRelease(shared->lock);
 }
 
@@ -776,7 +610,7 @@ redo_write_floor(void)
  * Redo, on a standby, in crash recovery and when a base backup is restored:
  * no id may come from a second the primary reserved.  The file keeps recent
  * seconds across this server's restarts, as on the primary (see
- * REDO_SYNC_WINDOW_S).  A damaged file is left alone for the administrator
+ * B36G_REDO_WINDOW_S).  A damaged file is left alone for the administrator
  * to look at.
  */
 static void
@@ -784,8 +618,7 @@ base36id_redo(XLogReaderState *record)
 {
 	uint8		info = XLogRecGetInfo(record) & ~XLR_INFO_MASK;
 	xl_base36id_reserve xlrec;
-	bool		recent;
-	bool		write_file;
+	int64		write_file;
 
 	/* another extension's record on our id, or a damaged one */
 	if (info != XLOG_BASE36ID_RESERVE || XLogRecGetDataLen(record) != sizeof(xlrec))
@@ -810,13 +643,11 @@ base36id_redo(XLogReaderState *record)
 						   xlrec.second, (int64) B36_MAX_SECONDS)));
 
 	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
-	shared->floor = Max(shared->floor, xlrec.second);
-	recent = xlrec.second >= clock_second() - REDO_SYNC_WINDOW_S;
-	write_file = xlrec.second > shared->file_second && shared->damaged == STATE_OK && recent;
+	write_file = b36g_redo(&machine, xlrec.second, clock_second());
 	LWLockRelease(shared->lock);
 
-	if (write_file)
-		redo_write_floor();
+	if (write_file >= 0)
+		redo_write_floor(write_file);
 
 	/*
 	 * A primary's session may wait for the replay of any reservation
@@ -830,18 +661,18 @@ base36id_redo(XLogReaderState *record)
 
 /*
  * End of redo, when something was replayed: the seconds replayed without a
- * write (older than REDO_SYNC_WINDOW_S) go to the file once.
+ * write (older than B36G_REDO_WINDOW_S) go to the file once.
  */
 static void
 base36id_redo_end(void)
 {
-	bool		write_file;
+	int64		write_file;
 
 	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
-	write_file = shared->floor > shared->file_second && shared->damaged == STATE_OK;
+	write_file = b36g_redo_end(&machine);
 	LWLockRelease(shared->lock);
-	if (write_file)
-		redo_write_floor();
+	if (write_file >= 0)
+		redo_write_floor(write_file);
 }
 
 static void
@@ -879,8 +710,7 @@ void
 base36id_gen_init(void)
 {
 	base36id_sync_init();
-	base36id_line_init();
-	idgen_shmem_request("idgen_base36id", sizeof(base36id_shared), 1, shmem_init);
+	idgen_shmem_request_sized("idgen_base36id", shmem_size, 1, shmem_init);
 	if (process_shared_preload_libraries_in_progress)
 		RegisterCustomRmgr(IDGEN_RMGR_ID, &base36id_rmgr);
 }
@@ -915,21 +745,16 @@ base36id_gen_snapshot(int worker, base36id_gen_snap *snap)
 	if (shared == NULL)
 		return false;
 	LWLockAcquire(shared->lock, LW_SHARED);
-	snap->floor = shared->floor;
-	snap->reserved = shared->res.reserved;
-	snap->file_second = shared->file_second;
-	snap->state_file = shared->damaged != STATE_OK ? state_problem_name(shared->damaged) :
-		shared->file_second < 0 ? "missing" : "ok";
+	snap->floor = shared->gen.floor;
+	snap->reserved = shared->gen.res.reserved;
+	snap->file_second = shared->gen.file_second;
+	snap->state_file = shared->gen.damaged != STATE_OK ?
+		state_problem_name((state_problem) shared->gen.damaged) :
+		shared->gen.file_second < 0 ? "missing" : "ok";
 	snap->worker_second = -1;
 	snap->worker_used = -1;
 	if (worker >= 0 && worker < B36_WORKERS)
-	{
-		b36_state  *st = &shared->workers[worker];
-
-		/* as base36id_gen_next() sees it: below the floor it starts used up */
-		snap->worker_second = Max(st->second, shared->floor);
-		snap->worker_used = st->second < shared->floor ? B36_COUNTERS : st->next;
-	}
+		b36g_worker_state(&machine, worker, &snap->worker_second, &snap->worker_used);
 	snap->clock_second = clock_second();
 	LWLockRelease(shared->lock);
 	return true;

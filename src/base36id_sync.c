@@ -18,7 +18,10 @@
  *    up to an LSN releases us too, and the checkpointer releases everybody
  *    when synchronous_standby_names is cleared.  If the queue was released
  *    past the record already (by standbys no longer synchronous), nothing
- *    would wake us: the wait then looks again after POLL_MS.
+ *    would wake us: the wait then looks again after POLL_MS.  Core's queue
+ *    holds one process a WAL position (walsenders assert it): a call whose
+ *    record another call already waits for there looks again after POLL_MS
+ *    too.
  *
  * Not SyncRepWaitForLSN(): it wants interrupts held (a commit in WAL must
  * not fail), turns a cancel into a WARNING about a commit, and caps a
@@ -55,6 +58,9 @@
  */
 static int	sync_commit_floor = SYNCHRONOUS_COMMIT_REMOTE_FLUSH;
 
+/* the walsenders' slots as base36id_sync_view() reads them, this process's */
+static b36s_standby *slots = NULL;
+
 static const struct config_enum_entry sync_commit_options[] = {
 	{"off", SYNCHRONOUS_COMMIT_OFF, false},
 	{"local", SYNCHRONOUS_COMMIT_LOCAL_FLUSH, false},
@@ -88,12 +94,20 @@ base36id_sync_init(void)
 							 PGC_SIGHUP,
 							 0,
 							 NULL, NULL, NULL);
+
+	/*
+	 * base36id_sync_view()'s copy of the walsenders' slots: max_wal_senders
+	 * is a server start setting, known once the configuration is loaded.
+	 */
+	if (max_wal_senders > 0)
+		slots = MemoryContextAllocZero(TopMemoryContext,
+									   max_wal_senders * sizeof(b36s_standby));
 }
 
 int
 base36id_sync_level(void)
 {
-	return Max(sync_commit_floor, synchronous_commit);
+	return b36s_level(sync_commit_floor, synchronous_commit);
 }
 
 /*
@@ -173,17 +187,16 @@ sync_standbys_defined(void)
  * of synchronous_standby_names, which is current only while no reload is
  * pending (a backend takes it in between statements; until then the core
  * asks every candidate, and always in another kind of process).  The slots
- * are this backend's, allocated once.
+ * are this process's, allocated at load (this is called under the
+ * generator's lock, where nothing may fail).
  */
+
 void
-base36id_sync_view(b36s_view *v)
+base36id_sync_view(void *arg, b36s_view *v)
 {
-	static b36s_standby *slots = NULL;
 	int			i;
 
-	if (slots == NULL && max_wal_senders > 0)
-		slots = MemoryContextAllocZero(TopMemoryContext,
-									   max_wal_senders * sizeof(b36s_standby));
+	Assert(slots != NULL || max_wal_senders == 0);
 	memset(v, 0, sizeof(*v));
 	v->flushed = GetFlushRecPtr(NULL);
 	v->standbys = slots;
@@ -258,6 +271,37 @@ queue_insert(int mode)
 #endif
 }
 
+/*
+ * Whether a process waits in the queue of mode for lsn already: the queue
+ * holds one a position (SyncRepQueueIsOrderedByLSN(), asserted by every
+ * walsender that wakes it).  Holding SyncRepLock.
+ */
+static bool
+queue_has(int mode, XLogRecPtr lsn)
+{
+#if PG_VERSION_NUM >= 160000
+	dlist_iter	iter;
+
+	dlist_foreach(iter, &WalSndCtl->SyncRepQueue[mode])
+	{
+		PGPROC	   *proc = dlist_container(PGPROC, syncRepLinks, iter.cur);
+
+		if (proc->waitLSN >= lsn)
+			return proc->waitLSN == lsn;
+	}
+#else
+	SHM_QUEUE  *queue = &WalSndCtl->SyncRepQueue[mode];
+	PGPROC	   *proc = (PGPROC *) SHMQueueNext(queue, queue,
+											   offsetof(PGPROC, syncRepLinks));
+
+	for (; proc; proc = (PGPROC *) SHMQueueNext(queue, &proc->syncRepLinks,
+												 offsetof(PGPROC, syncRepLinks)))
+		if (proc->waitLSN >= lsn)
+			return proc->waitLSN == lsn;
+#endif
+	return false;
+}
+
 static bool
 queue_detached(void)
 {
@@ -306,7 +350,7 @@ base36id_sync_wait(XLogRecPtr lsn, int level, int64 second, bool released)
 {
 	int			mode;
 	bool		joined = false;
-	bool		defined = false;
+	b36s_queue	action;
 	ErrorContextCallback errcallback;
 
 	Assert(level > SYNCHRONOUS_COMMIT_LOCAL_FLUSH);
@@ -333,12 +377,15 @@ base36id_sync_wait(XLogRecPtr lsn, int level, int64 second, bool released)
 		/*
 		 * Under SyncRepLock, as SyncRepWaitForLSN(): a walsender advances
 		 * lsn[mode] and the checkpointer clears the flag under it too, then
-		 * wake whom they find in the queue, so no wakeup is lost.
+		 * wake whom they find in the queue, so no wakeup is lost.  What to
+		 * do is src/core/b36sync.c's decision.
 		 */
 		LWLockAcquire(SyncRepLock, LW_EXCLUSIVE);
 		Assert(queue_detached() && MyProc->syncRepState == SYNC_REP_NOT_WAITING);
-		defined = sync_standbys_defined();
-		if (defined && lsn > WalSndCtl->lsn[mode])
+		action = b36s_queue_action(sync_standbys_defined(), lsn,
+								   WalSndCtl->lsn[mode], released,
+								   queue_has(mode, lsn));
+		if (action == B36S_QUEUE_JOIN)
 		{
 			MyProc->waitLSN = lsn;
 			MyProc->syncRepState = SYNC_REP_WAITING;
@@ -347,13 +394,7 @@ base36id_sync_wait(XLogRecPtr lsn, int level, int64 second, bool released)
 		}
 		LWLockRelease(SyncRepLock);
 
-		/*
-		 * Core's queue was released past lsn already.  If the caller saw it
-		 * released, by standbys that are no longer the synchronous ones, no
-		 * walsender will wake us for it: look again shortly.  If it was
-		 * released since, the caller judges again at once.
-		 */
-		if (!joined && defined && released)
+		if (action == B36S_QUEUE_POLL)
 		{
 			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 							 POLL_MS, WAIT_EVENT_SYNC_REP);

@@ -22,8 +22,8 @@ extern void base36id_sync_init(void);
  */
 extern int	base36id_sync_level(void);
 
-/* the facts b36s_judge() needs, now (valid until the next call) */
-extern void base36id_sync_view(b36s_view *v);
+/* the facts b36s_judge() needs, now (valid until the next call); a b36g_view_fn */
+extern void base36id_sync_view(void *arg, b36s_view *v);
 
 /*
  * Waits until the synchronous standbys have WAL up to lsn at level (a

@@ -57,6 +57,9 @@ IDGEN_PACKAGES+=(python3-sqlalchemy python3-django ruby-activerecord ruby-pg gol
 IDGEN_PACKAGES+=(patroni python3-pysyncobj pgbackrest)
 # pg_auto_failover's monitor extension and pg_autoctl (test/ops/autofailover.sh): for 15 only
 IDGEN_PACKAGES+=(postgresql-15-auto-failover)
+# Prometheus where operators look (test/monitoring): postgres_exporter with
+# monitoring/'s queries file, promtool (in prometheus) for the alerting rules
+IDGEN_PACKAGES+=(prometheus-postgres-exporter prometheus python3-yaml)
 # random SQL against idgen's types (test/sqlsmith)
 IDGEN_PACKAGES+=(sqlsmith)
 # PostgreSQL's parser as a library (libpg_query) for /usr/bin/python3: the

@@ -335,8 +335,13 @@ idgen_pg_build_locked() {
 	echo "idgen: built $build: $(head -n 1 "$prefix/.idgen-built") (${args[*]}) in $(($(date +%s) - t0)) s" >&2
 }
 
-if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+if [ "${BASH_SOURCE[0]}" = "$0" ] && [ -z "${IDGEN_PGBUILD_MAIN:-}" ]; then
 	set -euo pipefail
+	# on its own, it installs what a build needs as tools/lib.sh does (which
+	# sources this file again: the guard keeps that from running this block)
+	IDGEN_PGBUILD_MAIN=1
+	source "$(dirname "$0")/lib.sh"
+	idgen_deps "${IDGEN_PG_BUILD_PACKAGES[@]}"
 	[ $# -gt 0 ] || set -- "${!IDGEN_PG_SUITE[@]}" "${!IDGEN_PG_VENDORED[@]}"
 	for build in "$@"; do idgen_pg_build "$build"; done
 fi

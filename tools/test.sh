@@ -24,7 +24,7 @@
 #
 #   IDGEN_PG_VERSIONS=15 bash tools/test.sh      only against PostgreSQL 15
 #   IDGEN_SUITES="regress" bash tools/test.sh    only those suites (the build always)
-#   IDGEN_SIM_SECONDS=3600 IDGEN_SUITES=sim bash tools/test.sh   the protocol simulation for an hour
+#   IDGEN_SIM_SCHEDULES=10000000 IDGEN_SUITES=sim bash tools/test.sh   a longer simulation of base36id
 #   IDGEN_SUITES=tap IDGEN_TAP=t/030_monitoring.pl bash tools/test.sh   one TAP file
 #   IDGEN_TAP_JOBS=1 bash tools/test.sh          the TAP files one at a time (default: 2)
 #
@@ -54,6 +54,8 @@ source "$IDGEN_ROOT/test/cdc/run.sh"
 source "$IDGEN_ROOT/test/maintenance/run.sh"
 source "$IDGEN_ROOT/test/plpgsqlcheck/run.sh"
 source "$IDGEN_ROOT/test/sqlnames/run.sh"
+source "$IDGEN_ROOT/test/monitoring/run.sh"
+source "$IDGEN_ROOT/test/ops/runbooks.sh"
 
 # docs: links, SQLSTATEs and repeats of the user pages (test/doc/run.sh)
 # sim: the seeded simulation of base36id's protocol with synchronous standbys and its mutants (test/sim)
@@ -72,9 +74,11 @@ ONCE_SUITES=(fuzz sim pgbuild docs sqlnames mutate)
 # java: the Maven build of clients/java, offline, its tests against a server (test/clients/java/run.sh)
 # portable: idgen_portable, the SQL edition, against the C types (test/portable/run.sh)
 # cdc: ids streamed by logical decoding to a psycopg2 consumer and a subscriber without idgen (test/cdc/run.sh)
-# maintenance: pg_repack, REINDEX CONCURRENTLY and CLUSTER of id-keyed tables while rows are inserted (test/maintenance/run.sh)
+# maintenance: pg_repack, REINDEX CONCURRENTLY and CLUSTER of id-keyed tables while rows are inserted, updated and deleted (test/maintenance/run.sh)
 # plpgsql-check: plpgsql_check over the PL/pgSQL of both editions (test/plpgsqlcheck/run.sh), where Debian packages it
-VERSION_SUITES=(unit symbols regress regress-parallel isolation tap patroni oldheaders clients java orm doc-sql package bench citus pgautofailover pgbackrest pgcron sqlsmith portable cdc maintenance plpgsql-check)
+# runbooks: doc/runbooks.md's commands as written: failover, switchover (manual and Patroni), the public-id key (test/ops/runbooks.sh)
+# exporter: monitoring/'s alerting rules through promtool, its queries file through the real postgres_exporter against the views (test/monitoring/run.sh)
+VERSION_SUITES=(unit symbols regress regress-parallel isolation tap patroni oldheaders clients java orm doc-sql package bench citus pgautofailover pgbackrest pgcron sqlsmith portable cdc maintenance plpgsql-check exporter runbooks)
 
 # wanted SUITE: is it in IDGEN_SUITES (all when unset)?
 wanted() {
@@ -176,17 +180,19 @@ run_fuzz() {
 	make_suite fuzz "$IDGEN_WORK/fuzz.log" -C "$IDGEN_BUILD/test/fuzz" run FUZZ_SECONDS="${IDGEN_FUZZ_SECONDS:-30}"
 }
 
-# The simulation of base36id's reservation protocol (test/sim): schedules
-# for IDGEN_SIM_SECONDS (50), then each planted mistake, which must be found
-# (mutants.sh, at most 60 s each; each takes well under a second).
+# The simulation of base36id's generation path (test/sim): IDGEN_SIM_SCHEDULES
+# schedules (100000) from seed 1, then each planted mistake, which must be
+# found within MUTANT_SCHEDULES (mutants.sh); the same run on any machine.
+# Every mutant of mutants.sh's list is counted: one missing from the output
+# is a failure.
 run_sim() {
-	local log=$IDGEN_WORK/sim.log p f
-	make_suite sim "$log" -C "$IDGEN_BUILD/test/sim" run SIM_SECONDS="${IDGEN_SIM_SECONDS:-50}"
+	local log=$IDGEN_WORK/sim.log p f n
+	make_suite sim "$log" -C "$IDGEN_BUILD/test/sim" run SIM_SCHEDULES="${IDGEN_SIM_SCHEDULES:-100000}"
 	bash "$IDGEN_BUILD/test/sim/mutants.sh" >"$log.mutants" 2>&1 || true
 	cat "$log.mutants"
-	p=$(sed -n 's/^sim-mutants: \([0-9]*\) passed.*/\1/p' "$log.mutants")
-	f=$(sed -n 's/^sim-mutants: [0-9]* passed, \([0-9]*\) failed/\1/p' "$log.mutants")
-	[ -n "$p" ] || { p=0; f=1; }
+	n=$(bash "$IDGEN_BUILD/test/sim/mutants.sh" --list | wc -l)
+	p=$(grep -c '^mutant .*: found after' "$log.mutants" || true)
+	f=$((n - p))
 	record sim-mutants "$p" "$f"
 }
 
@@ -194,9 +200,9 @@ run_sim() {
 # them, seed IDGEN_MUTATE_SEED), leaving out those CONTRIBUTING.md lists as
 # equivalent, each a test: killed, timed out or refused by the compiler
 # passes, survived fails.  Against Debian's PostgreSQL (its own build and
-# cluster).  The files: src/core, but for b36sync and waitline, whose
-# rewrite has not had its survivors killed or explained yet.
-IDGEN_MUTATE_FILES=${IDGEN_MUTATE_FILES:-$(cd "$IDGEN_ROOT" && ls src/core/*.c src/core/*.h | grep -vE '/(b36sync|waitline)\.[ch]$' | tr '\n' ' ')}
+# cluster).  The files: src/core, but for base36id's machine (b36gen,
+# b36sync, waitline), whose survivors have not been killed or explained yet.
+IDGEN_MUTATE_FILES=${IDGEN_MUTATE_FILES:-$(cd "$IDGEN_ROOT" && ls src/core/*.c src/core/*.h | grep -vE '/(b36gen|b36sync|waitline)\.[ch]$' | tr '\n' ' ')}
 run_mutate() {
 	local log=$IDGEN_TOP/mutate.log rc=0
 	IDGEN_PG_VERSION=$IDGEN_PG_DEBIAN IDGEN_MUTATE_SAMPLE=${IDGEN_MUTATE_SAMPLE:-8} IDGEN_MUTATE_SEED=${IDGEN_MUTATE_SEED:-1} \

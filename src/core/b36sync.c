@@ -20,16 +20,6 @@ b36s_init(b36s_reservation *r, int64_t file_second)
 	r->confirmed_level = B36S_OFF;
 }
 
-void
-b36s_call_init(b36s_call *c, int level)
-{
-	c->level = level;
-	c->reserving = false;
-	c->verdict = B36S_CONFIRMED;
-	c->wait_lsn = 0;
-	c->wait_sig = 0;
-}
-
 /* as core's SyncRepGetCandidateStandbys(): streaming, named, flush known */
 static bool
 candidate(const b36s_standby *s)
@@ -88,8 +78,11 @@ synchronous_have(const b36s_view *v, uint64_t lsn, int mode)
 		return false;
 	if (!current)
 		return holding == candidates;
+#ifndef B36S_MUTANT_NUMSYNC
+	/* as core's SyncRepGetSyncRecPtr(): fewer than num_sync, no release */
 	if (candidates < v->num_sync)
 		return false;
+#endif
 	if (v->method == B36S_ANY)
 		return holding >= v->num_sync;
 
@@ -107,8 +100,14 @@ synchronous_have(const b36s_view *v, uint64_t lsn, int mode)
 		{
 			const b36s_standby *t = &v->standbys[j];
 
+#ifdef B36S_MUTANT_TIES
+			/* equal priorities: the higher slot first */
+			if (candidate(t) && (t->priority < s->priority ||
+								 (t->priority == s->priority && j > i)))
+#else
 			if (candidate(t) && (t->priority < s->priority ||
 								 (t->priority == s->priority && j < i)))
+#endif
 				ahead++;
 		}
 		if (ahead < v->num_sync)
@@ -195,11 +194,17 @@ b36s_next(b36s_reservation *r, b36s_call *c, int64_t second, const b36s_view *v)
 	if (c->level <= r->confirmed_level)
 		return B36S_HAND_OUT;
 #endif
-#ifdef B36S_MUTANT_B
-	/* B: released by core's queue, and the same standbys as before the wait */
-	if (c->wait_lsn == r->lsn && c->wait_sig == b36s_signature(v) &&
-		c->level > B36S_LOCAL && v->released[c->level - B36S_WRITE] >= r->lsn)
-		return B36S_HAND_OUT;
+#ifndef B36S_MUTANT_BGW
+
+	/*
+	 * A process that is never told of a reload (a background worker that
+	 * ignores SIGHUP) cannot know the names in force, nor how many standbys
+	 * they ask for.  Its id waits, as its commit would, for a record written
+	 * after the id was taken: core's walsenders release it with the names
+	 * they have, num_sync of them at least.
+	 */
+	if (c->level > B36S_LOCAL && v->defined && !v->takes_reloads)
+		return B36S_OWN_RECORD;
 #endif
 	verdict = b36s_judge(v, r->lsn, c->level);
 	if (verdict == B36S_CONFIRMED)
@@ -231,6 +236,76 @@ b36s_next(b36s_reservation *r, b36s_call *c, int64_t second, const b36s_view *v)
 	c->wait_lsn = r->lsn;
 	c->wait_sig = b36s_signature(v);
 	return B36S_WAIT_STANDBYS;
+}
+
+void
+b36s_own_logged(b36s_call *c, uint64_t lsn)
+{
+	c->wait_lsn = lsn;
+	c->wait_sig = 0;
+	c->verdict = B36S_WAIT_QUEUE;
+}
+
+b36s_step
+b36s_again(b36s_reservation *r, b36s_call *c, const b36s_view *v)
+{
+	b36s_verdict verdict;
+
+#ifdef B36S_MUTANT_B
+	/* B: released by core's queue, and the same standbys as before the wait */
+	if (c->wait_sig == b36s_signature(v) && c->level > B36S_LOCAL &&
+		v->released[c->level - B36S_WRITE] >= c->wait_lsn)
+		return B36S_HAND_OUT;
+#endif
+	verdict = b36s_judge(v, c->wait_lsn, c->level);
+	if (verdict == B36S_CONFIRMED)
+	{
+#ifdef B36S_MUTANT_C
+		if (c->reserving)
+		{
+			c->reserving = false;
+			r->reserving = -1;
+		}
+#else
+		(void) r;
+#endif
+		return B36S_HAND_OUT;
+	}
+	c->verdict = verdict;
+	c->wait_sig = b36s_signature(v);
+	return B36S_WAIT_STANDBYS;
+}
+
+b36s_queue
+b36s_queue_action(bool defined, uint64_t lsn, uint64_t released, bool saw_released,
+				  bool queued)
+{
+	if (defined && lsn > released)
+	{
+#ifndef B36S_MUTANT_DUPQUEUE
+
+		/*
+		 * Core's queue holds one process a WAL position, in order
+		 * (SyncRepQueueIsOrderedByLSN()); calls that wait for the same
+		 * record, at one level, cannot all be in it: one is, the others
+		 * look again shortly.
+		 */
+		if (queued)
+			return B36S_QUEUE_POLL;
+#else
+		(void) queued;
+#endif
+		return B36S_QUEUE_JOIN;
+	}
+	/*
+	 * Released past lsn already.  If the caller saw it so when it judged,
+	 * by standbys that are no longer the synchronous ones, no walsender
+	 * will wake it for lsn: look again shortly.  If it was released since,
+	 * judge again at once.  None defined: nothing to wait for.
+	 */
+	if (defined && saw_released)
+		return B36S_QUEUE_POLL;
+	return B36S_QUEUE_AGAIN;
 }
 
 static void

@@ -104,12 +104,33 @@ typedef enum b36s_step
 	B36S_HAND_OUT,				/* take the counter, the id leaves */
 	B36S_RESERVE,				/* reserve the second (this call now reserves) */
 	B36S_WAIT_RESERVATION,		/* another call reserves: wait, then again */
-	B36S_WAIT_STANDBYS			/* wait as call->verdict says, then again */
+	B36S_WAIT_STANDBYS,			/* wait as call->verdict says, then again */
+	B36S_OWN_RECORD				/* the caller cannot know the names in force:
+								 * it writes a record of its own, flushes it
+								 * (b36s_own_logged), and waits for that */
 } b36s_step;
+
+/*
+ * The level a call asks for: the floor (idgen.base36id_synchronous_commit),
+ * or the session's synchronous_commit if higher; nothing lowers the floor.
+ */
+static inline int
+b36s_level(int floor, int session)
+{
+	return session > floor ? session : floor;
+}
 
 /* before the first reservation; file_second: the state file's (or -1) */
 extern void b36s_init(b36s_reservation *r, int64_t file_second);
-extern void b36s_call_init(b36s_call *c, int level);
+static inline void
+b36s_call_init(b36s_call *c, int level)
+{
+	c->level = level;
+	c->reserving = false;
+	c->verdict = B36S_CONFIRMED;
+	c->wait_lsn = 0;
+	c->wait_sig = 0;
+}
 
 /* whether the synchronous standbys now have WAL up to lsn at level */
 extern b36s_verdict b36s_judge(const b36s_view *v, uint64_t lsn, int level);
@@ -117,6 +138,32 @@ extern b36s_verdict b36s_judge(const b36s_view *v, uint64_t lsn, int level);
 /* what a call that would take a counter of second does next */
 extern b36s_step b36s_next(b36s_reservation *r, b36s_call *c, int64_t second,
 						   const b36s_view *v);
+
+/* after B36S_OWN_RECORD: the call's own record ends at lsn */
+extern void b36s_own_logged(b36s_call *c, uint64_t lsn);
+
+/*
+ * After a wait for standbys (B36S_WAIT_STANDBYS): whether the id the call
+ * holds may leave now, judged for the record it waited for (c->wait_lsn);
+ * B36S_HAND_OUT or B36S_WAIT_STANDBYS again.
+ */
+extern b36s_step b36s_again(b36s_reservation *r, b36s_call *c, const b36s_view *v);
+
+/* what a wait for standbys does, under core's SyncRepLock */
+typedef enum b36s_queue
+{
+	B36S_QUEUE_JOIN,			/* join core's queue: a walsender wakes it */
+	B36S_QUEUE_POLL,			/* nobody will wake it: look again shortly */
+	B36S_QUEUE_AGAIN			/* judge again at once */
+} b36s_queue;
+
+/*
+ * defined and released as core's shared state has them now, saw_released:
+ * whether the judgement found core's queue past lsn already (B36S_WAIT_POLL),
+ * queued: whether a process waits in the queue for lsn already.
+ */
+extern b36s_queue b36s_queue_action(bool defined, uint64_t lsn, uint64_t released,
+									bool saw_released, bool queued);
 
 /* the reserving call: its record is logged (ends at lsn), then flushed */
 extern void b36s_reserve_logged(b36s_reservation *r, b36s_call *c, uint64_t lsn);

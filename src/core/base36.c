@@ -62,7 +62,8 @@ b36_state_init(b36_state *st, int64_t hw)
 }
 
 b36_next_status
-b36_state_next(b36_state *st, int64_t now, int64_t *second, int *counter, bool *new_second)
+b36_state_next_of(b36_state *st, int64_t now, int budget, int64_t *second, int *counter,
+				  bool *new_second)
 {
 	*new_second = false;
 	if (now > st->second)
@@ -76,7 +77,7 @@ b36_state_next(b36_state *st, int64_t now, int64_t *second, int *counter, bool *
 	else if (st->second < 0)
 		return B36_NEXT_RANGE;	/* never started, clock before the epoch */
 
-	if (st->next >= B36_COUNTERS)
+	if (st->next >= budget)
 		return B36_NEXT_WAIT;
 	*second = st->second;
 	*counter = st->next++;

@@ -81,7 +81,14 @@ extern void b36_state_init(b36_state *st, int64_t hw);
  * epoch, floor).  *new_second tells that the second advanced: the caller
  * must make that second durable before handing out the id.
  */
-extern b36_next_status b36_state_next(b36_state *st, int64_t now, int64_t *second,
-									  int *counter, bool *new_second);
+extern b36_next_status b36_state_next_of(b36_state *st, int64_t now, int budget,
+										 int64_t *second, int *counter, bool *new_second);
+
+/* the same, with budget counters a second (1 .. B36_COUNTERS; the simulation uses fewer) */
+static inline b36_next_status
+b36_state_next(b36_state *st, int64_t now, int64_t *second, int *counter, bool *new_second)
+{
+	return b36_state_next_of(st, now, B36_COUNTERS, second, counter, new_second);
+}
 
 #endif							/* IDGEN_CORE_BASE36_H */

@@ -22,6 +22,13 @@ a SHOW against the value it shows, any statement against an ERROR):
     SELECT base36id_worker('0ITS0030Z');     -- 3         that one value
     SELECT iuid_country('nonsense');         -- ERROR 22P02   fails so
     SELECT base36id_generate();              -- e.g. 1IAMO000A   not checked
+An EXPLAIN followed directly by comment lines is checked against them, one
+plan line a comment line ("-- " and the line as psql prints it, indented);
+a comment line ending in "…" stands for every line that starts with what
+precedes it:
+    EXPLAIN (COSTS OFF) SELECT * FROM t WHERE id = 1;
+    -- Index Only Scan using t_pkey on t
+    --   Index Cond: (id = …
 Every other statement must succeed.  Prints one line per check and
 "doc-sql: N passed, M failed"; exits 1 on failure.
 """
@@ -30,7 +37,7 @@ import re
 import subprocess
 import sys
 
-FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.M | re.S)
+FENCE = re.compile(r"^```([^`\n]*)\n(.*?)^```$", re.M | re.S)
 SERVER = re.compile(r"<!-- doc-sql: server (\w+) -->")
 SKIP = re.compile(r"<!-- doc-sql: skip (.+?) -->\s*$")
 SINCE = re.compile(r"<!-- doc-sql: since (\d+) -->\s*$")
@@ -38,7 +45,8 @@ MARK = "@@doc-sql "
 
 
 def statements(block):
-    """(text, comment) per statement; comment is what follows its ';' on that line."""
+    """(text, comment, plan) per statement; comment is what follows its ';' on
+    that line, plan the comment lines right after an EXPLAIN (None without)."""
     out, start, i, n = [], 0, 0, len(block)
     while i < n:
         c = block[i]
@@ -61,7 +69,12 @@ def statements(block):
             end = n if end < 0 else end
             text = block[start:i + 1].strip()
             m = re.match(r"\s*--\s*(.*?)\s*$", block[i + 1:end])
-            out.append((text, m.group(1) if m else None))
+            plan = None
+            if not m and re.match(r"(?:\s*--[^\n]*\n)*\s*EXPLAIN\b", text, re.I):
+                lines = re.match(r"(?:\n--(?: [^\n]*)?(?=\n|$))*", block[end:]).group(0)
+                plan = [l[3:].rstrip() for l in lines.split("\n")[1:]] or None
+                end += len(lines)
+            out.append((text, m.group(1) if m else None, plan))
             start = i = end
         else:
             i += 1
@@ -114,8 +127,8 @@ def run_page(path, psql, check, major):
         check(f"{name}: a database for its examples", False, made.stderr.strip()[-300:])
         return
     # as the page's reader has: the extension (unless the page creates it)
-    script = [] if any(t == "CREATE EXTENSION idgen;" for t, _ in stmts) else ["CREATE EXTENSION idgen;"]
-    for k, (sql, _) in enumerate(stmts):
+    script = [] if any(t == "CREATE EXTENSION idgen;" for t, _, _ in stmts) else ["CREATE EXTENSION idgen;"]
+    for k, (sql, _, _) in enumerate(stmts):
         script += [f"\\echo {MARK}{k}", sql, f"\\echo {MARK}state :SQLSTATE"]
     run = subprocess.run([psql, "-X", "-q", "-A", "-t", "-d", db, "-v", "VERBOSITY=terse"],
                          input="\n".join(script) + "\n", capture_output=True, text=True,
@@ -130,7 +143,7 @@ def run_page(path, psql, check, major):
         elif cur is not None:
             rows[cur].append(line)
     errors = [l for l in run.stderr.splitlines() if l.startswith("psql:")]
-    for k, (sql, comment) in enumerate(stmts):
+    for k, (sql, comment, plan) in enumerate(stmts):
         first = " ".join(sql.split())[:60]
         state = states.get(k)
         body = "\n".join(l for l in sql.splitlines() if not l.lstrip().startswith("--"))
@@ -142,6 +155,12 @@ def run_page(path, psql, check, major):
         # no SQLSTATE at all: the connection was lost (the server crashed)
         check(f"{name}: {first} runs", state == "00000",
               f"SQLSTATE {state}; " + ("; ".join(errors)[:400] if state else run.stderr.strip()[-400:]))
+        if plan is not None and state == "00000":
+            got = [l.rstrip() for l in rows.get(k, [])]
+            check(f"{name}: {first} shows the plan of its comment lines",
+                  len(got) == len(plan) and all(
+                      g.startswith(w[:-1]) if w.endswith("\u2026") else g == w for g, w in zip(got, plan)),
+                  "got\n" + "\n".join(got))
         if (comment is not None and state == "00000" and re.match(r"\s*(SELECT|SHOW)\b", body, re.I)
                 and not comment.startswith("e.g.")):
             check(f"{name}: {first} gives {comment}", rows.get(k) == [comment],

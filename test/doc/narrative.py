@@ -10,7 +10,9 @@ user: "a test saw", "by hand", "not tried", "Tested:", "what was checked",
 the test machine and its limits ("reachable here", "skipped"), issue
 numbers, commit hashes, and targets "NOT met"; how a figure was obtained
 ("a second run gave", "measured on/with/by", "on this machine", "shared
-with other work", "were run on", the test machine's cache paths).  The
+with other work", "were run on", the test machine's cache paths), which
+script made a figure ("prints this table", "on a simulated clock", "the
+modes tested", "quoted from the programs").  The
 install and update scripts' comments hold no issue numbers either.  Code blocks are left out;
 inline code is left out of the word patterns (a value such as `skipped` is
 fine) but not of the hash and issue patterns.
@@ -56,6 +58,12 @@ WORDS = [
     (r"\b(?:were|was) run on\b", "how it was run"),
     (r"/var/cache/", "a path of the test machine"),
     (r"\bthe tests (?:use|run|build)\b", "the test harness"),
+    # which script made a figure (CONTRIBUTING.md says), not the conditions it holds under
+    (r"\b(?:makes|made|prints|printed|gave) this (?:table|figure)\b", "which script made a figure"),
+    (r"\bon a simulated clock\b", "how a figure was obtained"),
+    (r"\bthe modes tested\b", "what was tested"),
+    (r"\btested recipe\b", "what was tested"),
+    (r"\bquoted from the programs\b", "where the code comes from"),
 ]
 IDS = [
     (r"\bissues?\s+#?\d+", "an issue number"),

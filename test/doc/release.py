@@ -13,12 +13,22 @@ in development, "## X.Y (YYYY-MM-DD)" once released.  Then:
   UNRELEASED exactly while X.Y is unreleased;
 - every package file name, PGXN zip name and "idgen X.Y" the user pages
   (README.md, doc/*.md) name is of version X.Y, and while it is
-  unreleased doc/install.md says that X.Y is in development.
+  unreleased doc/install.md says that X.Y is in development;
+- the install script sql/idgen--X.Y.sql exists, and an update script
+  sql/idgen--V--X.Y.sql from every earlier version V CHANGELOG.md names;
+- the SQL edition (portable/idgen_portable.control and its install
+  script) and the client packages (clients/node/package.json,
+  clients/python/pyproject.toml, clients/java/pom.xml) are of version X.Y;
+- once X.Y is released: debian/changelog's entry is dated CHANGELOG's
+  date, and no file of the repository calls X.Y unreleased or in
+  development (nor says UNRELEASED), this file's rules aside.
 Prints one line per check and "docs-release: N passed, M failed".
 """
+import datetime
 import json
 import os
 import re
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -71,6 +81,54 @@ def main(root):
     if not released:
         check(f"doc/install.md says that {version} is in development",
               re.search(rf"\b{re.escape(version)} is in development\b", read("doc/install.md")))
+
+    exists = lambda rel: os.path.isfile(os.path.join(root, rel))   # noqa: E731
+    check(f"the install script sql/idgen--{version}.sql exists", exists(f"sql/idgen--{version}.sql"))
+    changelog = read("CHANGELOG.md")
+    for old in re.findall(r"^## (\d+\.\d+)\b", changelog, re.M):
+        if old != version:
+            check(f"the update script sql/idgen--{old}--{version}.sql exists",
+                  exists(f"sql/idgen--{old}--{version}.sql"))
+    portable = re.search(r"^default_version\s*=\s*'([^']+)'", read("portable/idgen_portable.control"), re.M)
+    check(f"the SQL edition's default_version {portable and portable.group(1)} is {version}",
+          portable and portable.group(1) == version)
+    check(f"the SQL edition's install script portable/idgen_portable--{version}.sql exists",
+          exists(f"portable/idgen_portable--{version}.sql"))
+    node = json.loads(read("clients/node/package.json")).get("version")
+    check(f"clients/node/package.json's version {node} is {semver}", node == semver)
+    py = re.search(r'^version\s*=\s*"([^"]+)"', read("clients/python/pyproject.toml"), re.M)
+    check(f"clients/python/pyproject.toml's version {py and py.group(1)} is {semver}",
+          py and py.group(1) == semver)
+    pom = re.search(r"</parent>|<artifactId>[^<]*</artifactId>\s*<version>([^<]+)</version>",
+                    read("clients/java/pom.xml"))
+    check(f"clients/java/pom.xml's version {pom and pom.group(1)} is {version}",
+          pom and pom.group(1) in (version, semver))
+
+    if released:
+        date = head.group(2)
+        deb_date = re.search(r"^ -- .*>  (.*)$", read("debian/changelog"), re.M)
+        when = deb_date and datetime.datetime.strptime(deb_date.group(1), "%a, %d %b %Y %H:%M:%S %z")
+        check(f"debian/changelog's entry is dated CHANGELOG's {date} ({deb_date and deb_date.group(1)})",
+              when and when.strftime("%Y-%m-%d") == date)
+        talk = re.compile(rf"\bUNRELEASED\b|\b{re.escape(version)}\b[^.\n]{{0,40}}\b(?i:unreleased|in development)\b"
+                          rf"|\b(?i:unreleased|in development)\b[^.\n]{{0,40}}\b{re.escape(version)}\b")
+        files = subprocess.run(["git", "-C", root, "ls-files"], capture_output=True, text=True).stdout.split()
+        if not files:   # not a checkout: the tree's text files
+            files = [os.path.relpath(os.path.join(d, f), root) for d, _, fs in os.walk(root)
+                     if "/.git" not in d for f in fs]
+        said = []
+        for rel in files:
+            if rel == "test/doc/release.py" or not os.path.isfile(os.path.join(root, rel)):
+                continue
+            try:
+                with open(os.path.join(root, rel), encoding="utf-8") as f:
+                    for n, line in enumerate(f, 1):
+                        if talk.search(line):
+                            said.append(f"{rel}:{n}: {line.strip()[:100]}")
+            except (UnicodeDecodeError, OSError):
+                continue
+        check(f"no file calls {version} unreleased or in development{': ' + '; '.join(said[:5]) if said else ''}",
+              not said)
     return tally.done()
 
 

@@ -7,7 +7,8 @@
 # (its docstring says what it checks): pg_repack, where the server has it
 # (Debian packages the extension and its client for 15 only:
 # postgresql-15-repack), REINDEX TABLE CONCURRENTLY and CLUSTER, each while
-# rows are inserted.  The server stops on every way out of the suite.
+# two sessions insert, update (the key included) and delete rows.  The
+# server stops on every way out of the suite.
 
 run_maintenance() {
 	ops_subshell_suite maintenance maintenance_checks

@@ -14,14 +14,29 @@ autocommit, and records every id a committed INSERT returned.  Meanwhile the
 loop alternates switchovers (Patroni's REST API) and failovers (kill -9 of
 the leader's postmaster); after each, every node must be back: the leader
 streaming to both others, one of them synchronous, all on its timeline.
-Checked at the end: no id of any type was returned twice, every recorded id
-is in the final leader's table, and nothing needed a hand: each old leader
-came back by itself, through pg_rewind where its WAL had diverged (how many
-did is printed; with --no-rewind such a node cannot come back, and the test
-fails).  Prints "ok - ..." / "not ok - ..." lines.
+Each INSERT carries a tag of its own (client and statement number) in a
+second column of the keyless table; a client keeps, per tag, the ids the
+INSERT returned, or that its outcome is unknown: the connection was lost
+while the statement ran (it may have committed, its reply lost).  Every
+client error is classified (classify(): no read-write server to connect to,
+read-only, connection lost; see doc/ha-backup-upgrade.md); any other, or
+one outside an event (from its start to 10 s after every node is back),
+fails.  Checked at the end, on the final leader's table (table_checks()):
+no id twice in the table, count(*) = count(DISTINCT id), so the id of an
+INSERT whose reply was lost was not issued again either; each committed
+INSERT's rows are there with exactly the ids it returned; each INSERT of
+unknown outcome is there whole or not at all; no other row; no id returned
+twice; and the same checks must fail on the table's rows with a planted
+re-issued id (a row of an INSERT of unknown outcome taking a committed
+row's id).  --plant-reissued-id plants such a row in the leader's table
+itself before the checks (the test must then fail).  And nothing needed a
+hand: each old leader came back by itself, through pg_rewind where its WAL
+had diverged (how many did is printed; with --no-rewind such a node cannot
+come back, and the test fails).  Prints "ok - ..." / "not ok - ..." lines.
 """
 
 import argparse
+import collections
 import json
 import os
 import signal
@@ -44,6 +59,10 @@ GENERATORS = {
 }
 WORKER = 9
 EVENT_TIMEOUT = 90
+# ids per INSERT
+PER_STATEMENT = 5
+# an error this long after every node is back is not part of the event
+SETTLE = 10
 
 results = {"pass": 0, "fail": 0}
 
@@ -233,28 +252,65 @@ class Cluster:
             return sum(1 for line in f if "pg_rewind exit code=0" in line)
 
 
-class Client(threading.Thread):
-    """generates one type continuously, recording every id a committed INSERT returned"""
+def classify(e, phase):
+    """What a client may see during a switchover or failover
+    (doc/ha-backup-upgrade.md, "What clients see"): no server to connect to
+    that takes writes (phase "connect": nothing ran), or the connection lost
+    while the statement ran (no SQLSTATE, or 57P01/57P02/57P03, or class
+    08: it may have committed); also a statement refused as read-only
+    (25006: nothing ran), which the runs have not shown.  Anything else is
+    "unexpected"."""
+    state = getattr(e, "sqlstate", None)
+    if not isinstance(e, psycopg.Error):
+        return "unexpected"
+    if phase == "connect":
+        return "no read-write server" if isinstance(e, psycopg.OperationalError) else "unexpected"
+    if state == "25006":
+        return "read-only"
+    if isinstance(e, psycopg.OperationalError) and (state is None or state in ("57P01", "57P02", "57P03")
+                                                    or state.startswith("08")):
+        return "connection lost"
+    return "unexpected"
 
-    def __init__(self, kind, dsn, stop):
+
+class Client(threading.Thread):
+    """generates one type continuously, one tagged INSERT of PER_STATEMENT
+    ids per round trip; keeps what each statement's outcome was"""
+
+    def __init__(self, kind, dsn, stop, name=None):
         super().__init__(daemon=True)
         self.kind, self.dsn, self.stop = kind, dsn, stop
+        self.name = name or kind
         self.ids = []
-        self.errors = 0
+        # tag -> the ids its INSERT returned, or None: unknown (connection lost)
+        self.outcome = {}
+        # (time, class, SQLSTATE, first line of the message)
+        self.errors = []
 
     def run(self):
-        q = (f"INSERT INTO ids_{self.kind} (id) SELECT {GENERATORS[self.kind]} "
-             "FROM generate_series(1, 5) RETURNING id::text")
+        q = (f"INSERT INTO ids_{self.kind} (id, tag) SELECT {GENERATORS[self.kind]}, %s "
+             f"FROM generate_series(1, {PER_STATEMENT}) RETURNING id::text")
         conn = None
+        n = 0
         while not self.stop.is_set():
+            phase = "connect"
+            tag = None
             try:
                 if conn is None:
                     conn = psycopg.connect(self.dsn, autocommit=True)
-                rows = conn.execute(q).fetchall()
+                phase = "statement"
+                n += 1
+                tag = f"{self.name}-{n}"
+                rows = conn.execute(q, (tag,)).fetchall()
+                self.outcome[tag] = [r[0] for r in rows]
                 self.ids.extend(r[0] for r in rows)
                 time.sleep(0.005)   # room for Patroni on a small machine
-            except psycopg.Error:
-                self.errors += 1
+            except Exception as e:  # noqa: BLE001 (classified; an unexpected one fails the test)
+                kind = classify(e, phase)
+                self.errors.append((time.time(), kind, getattr(e, "sqlstate", None),
+                                    f"{type(e).__name__}: " + (str(e).splitlines() or [""])[0]))
+                if kind == "connection lost":
+                    self.outcome[tag] = None
                 if conn is not None:
                     try:
                         conn.close()
@@ -266,6 +322,85 @@ class Client(threading.Thread):
             conn.close()
 
 
+def table_checks(kind, rows, outcome):
+    """The checks of a final table's rows [(id, tag)] against what the
+    clients that wrote into it were told (outcome: tag -> the ids its INSERT
+    returned, or None if unknown): {name: problem, or None}"""
+    by_tag = collections.defaultdict(list)
+    for i, t in rows:
+        by_tag[t].append(i)
+    twice = [i for i, n in collections.Counter(i for i, _ in rows).items() if n > 1]
+    committed = {t: ids for t, ids in outcome.items() if ids is not None}
+    unknown = [t for t, ids in outcome.items() if ids is None]
+    returned = [i for ids in committed.values() for i in ids]
+    wrong = [t for t, ids in committed.items() if sorted(by_tag.get(t, [])) != sorted(ids)]
+    partial = [t for t in unknown if len(by_tag.get(t, [])) not in (0, PER_STATEMENT)]
+    other = [t for t in by_tag if t not in outcome]
+    came = sum(1 for t in unknown if t in by_tag)
+
+    def problem(bad, what):
+        return f"{len(bad)} {what}: {sorted(bad)[:5]}" if bad else None
+    return {
+        f"{kind}: no id twice in the table, count(*) = count(DISTINCT id) ({len(rows)} rows)":
+            problem(twice, "ids more than once"),
+        f"{kind}: no id returned twice ({len(returned)} returned)":
+            problem([i for i, n in collections.Counter(returned).items() if n > 1], "ids returned twice"),
+        f"{kind}: every committed INSERT ({len(committed)}) is in the table with exactly the ids it returned":
+            problem(wrong, "INSERTs whose rows differ from what they returned"),
+        f"{kind}: every INSERT whose outcome is unknown ({len(unknown)}, the connection lost while it ran) "
+        f"is in the table whole or not at all ({came} of them there)":
+            problem(partial, "INSERTs in the table in part"),
+        f"{kind}: no row of a failed INSERT or of none":
+            problem(other, "tags no INSERT of which could have committed"),
+    }
+
+
+def check_table(kind, rows, clients):
+    """table_checks() on the table, then on its rows with a planted
+    re-issued id: an INSERT whose reply was lost, there whole, one of its
+    ids that of a committed row"""
+    outcome = {}
+    for c in clients:
+        outcome.update(c.outcome)
+    for name, bad in table_checks(kind, rows, outcome).items():
+        check(name, bad is None, bad)
+    reissued = (rows + [(rows[0][0] if rows else "x", "mutant-1")]
+                + [(f"new-{i}", "mutant-1") for i in range(PER_STATEMENT - 1)])
+    caught = [n for n, bad in table_checks(kind, reissued, dict(outcome, **{"mutant-1": None})).items() if bad]
+    check(f"{kind}: these checks fail on the table's rows with a planted re-issued id (caught by {caught})",
+          len(caught) == 1 and "count(DISTINCT id)" in caught[0])
+
+
+def plant_reissued_id(sql, kind, client):
+    """test-only: an INSERT of unknown outcome that committed with one id
+    of a committed row (a re-issued id), in the table itself"""
+    client.outcome["planted-1"] = None
+    sql(f"INSERT INTO ids_{kind} (id, tag) SELECT id, 'planted-1' FROM ids_{kind} "
+        f"WHERE tag <> 'planted-1' LIMIT 1; "
+        f"INSERT INTO ids_{kind} (id, tag) SELECT {GENERATORS[kind]}, 'planted-1' "
+        f"FROM generate_series(2, {PER_STATEMENT})")
+
+
+def check_errors(clients, windows):
+    """every client error classified, and during an event: windows are
+    [start, end] of each event (end None: it never ended)"""
+    errors = [e for c in clients for e in c.errors]
+    by_kind = collections.Counter(e[1] for e in errors)
+    print(f"#   client errors: {dict(by_kind) or 'none'}", flush=True)
+    for kind in sorted(by_kind):
+        seen = collections.Counter((e[2], e[3][:120]) for e in errors if e[1] == kind)
+        for (state, message), n in seen.most_common(3):
+            print(f"#     {kind}: {n} x {state or 'no SQLSTATE'} {message}", flush=True)
+    odd = [e for e in errors if e[1] == "unexpected"]
+    check("every client error is one of those a client sees during an event "
+          "(no read-write server, read-only, connection lost)", not odd,
+          "; ".join(f"{e[2]} {e[3]}" for e in odd[:5]))
+    outside = [e for e in errors
+               if not any(t0 <= e[0] <= (t1 if t1 is not None else float("inf")) + SETTLE for t0, t1 in windows)]
+    check(f"every client error came during an event (from its start to {SETTLE} s after every node was back)",
+          not outside, "; ".join(f"{time.strftime('%T', time.localtime(e[0]))} {e[1]}: {e[3]}" for e in outside[:5]))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("pg_bin")
@@ -273,6 +408,8 @@ def main():
     ap.add_argument("--switchovers", type=int, default=10)
     ap.add_argument("--failovers", type=int, default=10)
     ap.add_argument("--no-rewind", action="store_true")
+    ap.add_argument("--plant-reissued-id", action="store_true",
+                    help="test-only: a re-issued id planted in the final table (the test must fail)")
     a = ap.parse_args()
 
     # a run stopped by SIGTERM (tools/test.sh stopped, a CI timeout) still
@@ -297,7 +434,7 @@ def main():
         if not check("three nodes up: a leader streaming to two replicas, one synchronous", leader):
             return
         cl.sql(leader, "CREATE EXTENSION idgen; "
-               + " ".join(f"CREATE TABLE ids_{k} (id {k});" for k in GENERATORS))
+               + " ".join(f"CREATE TABLE ids_{k} (id {k}, tag text);" for k in GENERATORS))
         settings = {n: dict(cl.sql(n, "SELECT name, setting FROM pg_settings WHERE name IN "
                                       "('idgen.worker_id', 'shared_preload_libraries', "
                                       "'synchronous_standby_names')")) for n in NODES}
@@ -315,6 +452,7 @@ def main():
         timelines_start = cl.cluster()["members"][0].get("timeline")
         done = {"switchover": 0, "failover": 0}
         rewound = 0
+        windows = []
         events = []
         for i in range(max(a.switchovers, a.failovers)):
             if i < a.switchovers:
@@ -324,6 +462,7 @@ def main():
         for ev in events:
             old = leader
             t0 = time.time()
+            windows.append([t0, None])
             if ev == "switchover":
                 req = urllib.request.Request(
                     f"http://127.0.0.1:{cl.rest[old]}/switchover", method="POST",
@@ -343,6 +482,7 @@ def main():
                 check(f"{ev} {done[ev] + 1}: every node back without a hand", False,
                       f"from {old}; the cluster: {cl.cluster()}")
                 break
+            windows[-1][1] = time.time()
             leader = new
             done[ev] += 1
             how = ""
@@ -369,15 +509,16 @@ def main():
         # the leader now, even if some node did not come back
         leader = cl.wait_healthy(timeout=30) or cl.state()[0] or leader
         total = 0
+        check_errors(clients, windows)
         for c in clients:
             total += len(c.ids)
-            dup = len(c.ids) - len(set(c.ids))
-            print(f"# {c.kind}: {len(c.ids)} ids recorded, {c.errors} errors during events", flush=True)
-            check(f"{c.kind}: no id returned twice among {len(c.ids)}", dup == 0 and len(c.ids) > 0,
-                  f"{dup} repeated")
-            stored = {r[0] for r in cl.sql(leader, f"SELECT id::text FROM ids_{c.kind}")}
-            lost = len(set(c.ids) - stored)
-            check(f"{c.kind}: every recorded id is in the leader's table", lost == 0, f"{lost} missing")
+            print(f"# {c.kind}: {len(c.ids)} ids recorded, {len(c.errors)} client errors", flush=True)
+            if a.plant_reissued_id:
+                plant_reissued_id(lambda q: cl.sql(leader, q), c.kind, c)
+            rows = cl.sql(leader, f"SELECT id::text, tag FROM ids_{c.kind}")
+            counted = cl.sql(leader, f"SELECT count(*) = count(DISTINCT id) FROM ids_{c.kind}")[0][0]
+            check(f"{c.kind}: the server counts as many distinct ids as rows", counted and len(c.ids) > 0)
+            check_table(c.kind, rows, [c])
         b36 = [c for c in clients if c.kind == "base36id"][0].ids
         workers = cl.sql(leader, f"SELECT count(*) FROM ids_base36id WHERE base36id_worker(id) <> {WORKER}")
         check(f"base36id: every id has worker {WORKER}", workers[0][0] == 0 and len(b36) > 0)

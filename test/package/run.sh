@@ -1,7 +1,9 @@
 # test/package/run.sh — sourced by tools/test.sh after tools/lib.sh.
 #
 # run_package: META.json passes the PGXN Meta Spec 1.0.0 check, in the tree
-# and in the zip `make dist` builds; debian/changelog names idgen.control's
+# and in the zip `make dist` builds, which is named after its version, holds
+# what a build needs and none of the tests' scratch (dist_check.py), and
+# builds and installs as unpacked; debian/changelog names idgen.control's
 # version; debian/control is regenerated with `pg_buildext updatecontrol`
 # and lists a package per supported major; the Debian package builds with
 # pg_buildext (whose build runs installcheck on a throwaway cluster without
@@ -50,6 +52,36 @@ package_meta() {
 	fi
 	/usr/bin/python3 "$IDGEN_BUILD/test/package/meta_check.py" "$zip" >"$dir/meta-dist.log" 2>&1 || rc=$?
 	record_log meta-dist "$dir/meta-dist.log" $rc
+	package_dist "$dir" "$zip"
+}
+
+# package_dist DIR ZIP: the zip is idgen-<META.json's version>.zip, holds
+# what a build needs and nothing of the tests' scratch (dist_check.py), and
+# builds and installs with PGXS as it is unpacked
+package_dist() {
+	local dir=$1 zip=$2 rc=0 version tree
+	version=$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["version"])' "$IDGEN_BUILD/META.json")
+	if [ "$(basename "$zip")" = "idgen-$version.zip" ]; then
+		record dist-name 1 0
+	else
+		say "make dist made $(basename "$zip"), not idgen-$version.zip"
+		record dist-name 0 1
+	fi
+	/usr/bin/python3 "$IDGEN_BUILD/test/package/dist_check.py" "$zip" "$IDGEN_ROOT" >"$dir/dist.log" 2>&1 || rc=$?
+	record_log dist "$dir/dist.log" $rc
+	rm -rf "$dir/unzipped"
+	mkdir -p "$dir/unzipped"
+	tree=$dir/unzipped/idgen-$version
+	if /usr/bin/python3 -m zipfile -e "$zip" "$dir/unzipped" && make -s -C "$tree" PG_CONFIG="$PG_CONFIG" >"$dir/dist-build.log" 2>&1 &&
+		make -s -C "$tree" PG_CONFIG="$PG_CONFIG" install DESTDIR="$dir/unzipped/install" >>"$dir/dist-build.log" 2>&1 &&
+		[ -f "$dir/unzipped/install$("$PG_CONFIG" --pkglibdir)/idgen.so" ] &&
+		[ -f "$dir/unzipped/install$("$PG_CONFIG" --sharedir)/extension/idgen--$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$tree/idgen.control").sql" ]; then
+		record dist-build 1 0
+	else
+		tail -n 30 "$dir/dist-build.log"
+		record dist-build 0 1
+	fi
+	rm -rf "$dir/unzipped"
 }
 
 # PGDG style: debian/control regenerated from control.in for the majors this
@@ -103,6 +135,17 @@ run_package() {
 		grep -q "/usr/share/postgresql/$PG_MAJOR/extension/idgen.control$" "$dir/contents"; then
 		grep -A3 'tests passed' "$dir/build.log" || true
 		record package-build 1 0
+		# the package's version is the release's (debian/changelog's, idgen.control's)
+		local debv want
+		debv=$(dpkg-deb -f "$deb" Version)
+		want=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$IDGEN_BUILD/idgen.control")
+		if [ "${debv%%-*}" = "$want" ]; then
+			say "package: $(basename "$deb"), Version $debv"
+			record package-version 1 0
+		else
+			say "package: $(basename "$deb") has Version $debv, idgen.control says $want"
+			record package-version 0 1
+		fi
 	else
 		tail -n 60 "$dir/build.log"
 		record package-build 0 1

@@ -5,13 +5,17 @@
 # postgresql-15-plpgsql-check) over every PL/pgSQL function of both
 # editions: those of the extension idgen (sql/idgen--1.1.sql) and of
 # idgen_portable (portable/), both created in one scratch database, each
-# checked by plpgsql_check_function_tb with its extra, performance and
-# security warnings on, and fatal_errors off (a function's check goes on past
-# its first error, so none hides another).  Every finding must be explained
-# beside its code, by a comment in its function's body ("-- plpgsql_check:
-# LEVEL SQLSTATE [the message's start] why it stays", allowed.py), and every
-# such comment must still match a finding, so an explanation does not
-# outlive what it explains.  Debian packages
+# checked by plpgsql_check_function_tb with its extra, performance, security
+# and compatibility warnings on, and fatal_errors off (a function's check
+# goes on past its first error, so none hides another).  Every finding must
+# be explained by a comment of its own right above the line it is on ("--
+# plpgsql_check: LEVEL SQLSTATE [the message's start] why it stays",
+# allowed.py), and every such comment must match as many findings as it
+# says (one unless it says "(N findings)"), so an explanation neither covers
+# others nor outlives what it explains.  The records the partition functions
+# fill by dynamic SQL are typed by pragmas in their bodies; mutants.py
+# misspells each field reference in a copy and plpgsql_check must find
+# each typo.  Debian packages
 # plpgsql_check for PostgreSQL 15 only: on other majors the suite is
 # skipped.
 
@@ -57,7 +61,8 @@ FROM pg_catalog.pg_proc p
 JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
 JOIN pg_catalog.pg_extension e ON e.oid = d.refobjid AND e.extname IN ('idgen', 'idgen_portable')
 CROSS JOIN LATERAL plpgsql_check_function_tb(p.oid, fatal_errors => false, performance_warnings => true,
-                                             security_warnings => true, extra_warnings => true) c
+                                             security_warnings => true, extra_warnings => true,
+                                             compatibility_warnings => true) c
 WHERE p.prolang = (SELECT oid FROM pg_catalog.pg_language WHERE lanname = 'plpgsql')
 ORDER BY 1, 4, 5
 SQL
@@ -76,6 +81,9 @@ ORDER BY 1, 2
 SQL
 			)
 	} || { idgen_cluster_stop; return 1; }
+	# a typo in each record field of the partition functions, found
+	/usr/bin/python3 "$IDGEN_BUILD/test/plpgsqlcheck/mutants.py" ||
+		echo "not ok - mutants.py ran to its end"
 	idgen_cluster_stop
 	as_server rm -rf "$IDGEN_WORK/data"
 

@@ -57,6 +57,14 @@ foreach my $point (qw(idgen-b36-reserved idgen-b36-wait idgen-b36-waited idgen-b
 		ok(kill('STOP', $receiver), "$name: s's WAL receiver is paused");
 	}
 
+	# the server's start second is used up: a call in it would wait in line
+	# for the next one, and hold the line at the point (others would wait
+	# behind it, not for s)
+	ok( $primary->poll_query_until(
+			'postgres',
+			"SELECT clock_timestamp() >= floor_second + interval '1 second' FROM idgen_stat_base36id"
+		),
+		"$name: the clock is past the server's start second");
 	my ($gen, $gen_pid) = start_call($primary, 'SELECT base36id_generate();',
 		points => [$point]);
 	if ($point eq 'idgen-b36-waited')

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "base36.h"
+#include "b36gen.h"
 #include "b36sync.h"
 #include "base62.h"
 #include "bytes.h"
@@ -2839,6 +2840,326 @@ test_b36sync_protocol(void **state)
 	assert_int_equal(b36s_next(&r, &c1, 9, &v), B36S_RESERVE);
 }
 
+/*
+ * b36gen: the generation path, step by step.  A machine with a budget of 3
+ * ids a second and four members; the clock in seconds since base36id's
+ * epoch, given to a step as milliseconds since 1970.  The view: no standby
+ * defined unless a test says so.
+ */
+static b36g_shared g_shared;
+static wl_node g_members[4];
+static b36g g_m = {.sh = &g_shared,.members = g_members,.nmembers = 4};
+static b36s_view g_view;
+
+static void
+g_read_view(void *arg, b36s_view *v)
+{
+	(void) arg;
+	*v = g_view;
+}
+
+static uint64_t
+g_ms(int64_t second, int ms)
+{
+	return (uint64_t) (second + B36_EPOCH_UNIX_S) * 1000 + (uint64_t) ms;
+}
+
+static b36g_req
+g_step(b36g_call *c, int64_t second)
+{
+	return b36g_step(&g_m, c, g_ms(second, 250), g_read_view, NULL);
+}
+
+static void
+g_reset(int64_t file_second, int64_t clock)
+{
+	memset(&g_view, 0, sizeof(g_view));
+	g_view.flushed = 1000;
+	g_view.takes_reloads = true;
+	g_view.config_current = true;
+	b36g_start(&g_m, file_second, clock, false, 0, 3);
+}
+
+/* the reservation of second, from the call's first step to its publication */
+static void
+g_reserve(b36g_call *c, int64_t second, uint64_t lsn, bool file)
+{
+	b36g_req	req = g_step(c, second);
+
+	if (file)
+	{
+		assert_int_equal(req, B36G_WRITE_FILE);
+		assert_int_equal(c->second, second);
+		req = g_step(c, second);
+	}
+	assert_int_equal(req, B36G_LOG);
+	assert_int_equal(c->second, second);
+	assert_int_equal(b36g_logged(&g_m, c, lsn), B36G_FLUSH);
+	assert_int_equal(c->lsn, lsn);
+	assert_int_equal(g_step(c, second), B36G_RESERVED);
+	assert_int_equal(g_shared.res.reserved, second);
+	assert_int_equal(g_shared.res.lsn, lsn);
+}
+
+static void
+test_b36gen_reserve_and_budget(void **state)
+{
+	b36g_call	c;
+
+	(void) state;
+	/* the state file says 99, the clock 100: second 100 may have been used */
+	g_reset(99, 100);
+	assert_int_equal(g_shared.floor, 100);
+	b36g_call_init(&c, 7, 0, B36S_LOCAL);
+	/* 100 is used up: wait for 101, first in line, until 101.000 */
+	assert_int_equal(g_step(&c, 100), B36G_WAIT_CLOCK);
+	assert_int_equal(c.sleep_ms, 750);
+	assert_true(b36g_in_line(&g_m, &c));
+	/* 101: reserved (file, record, flush, published), then the first id */
+	g_reserve(&c, 101, 40, true);
+	assert_int_equal(g_shared.file_second, 101);
+	assert_int_equal(g_step(&c, 101), B36G_ID);
+	assert_int_equal(c.id, (101 * 36 + 7) * 1296 + 0);
+	assert_false(b36g_in_line(&g_m, &c));
+	assert_int_equal(c.wake, -1);
+	/* the budget: two more in 101, then a wait for 102 */
+	b36g_call_init(&c, 7, 0, B36S_LOCAL);
+	assert_int_equal(g_step(&c, 101), B36G_ID);
+	assert_int_equal(b36_counter(c.id), 1);
+	b36g_call_init(&c, 7, 0, B36S_LOCAL);
+	assert_int_equal(g_step(&c, 101), B36G_ID);
+	assert_int_equal(b36_counter(c.id), 2);
+	b36g_call_init(&c, 7, 0, B36S_LOCAL);
+	assert_int_equal(g_step(&c, 101), B36G_WAIT_CLOCK);
+	/* a second already in the file is not written again */
+	b36g_start(&g_m, 200, 150, false, 0, 3);
+	b36g_call_init(&c, 7, 0, B36S_LOCAL);
+	assert_int_equal(g_step(&c, 200), B36G_WAIT_CLOCK);
+	g_reserve(&c, 201, 41, true);
+	b36g_start(&g_m, 201, 150, false, 0, 3);
+	g_shared.file_second = 205;
+	b36g_call_init(&c, 7, 0, B36S_LOCAL);
+	assert_int_equal(g_step(&c, 201), B36G_WAIT_CLOCK);
+	g_reserve(&c, 202, 42, false);
+	assert_int_equal(g_shared.file_second, 205);
+}
+
+static void
+test_b36gen_line(void **state)
+{
+	b36g_call	a, b, d;
+
+	(void) state;
+	g_reset(-1, 100);
+	b36g_call_init(&a, 0, 2, B36S_OFF);
+	b36g_call_init(&b, 0, 0, B36S_OFF);
+	b36g_call_init(&d, 0, 3, B36S_OFF);
+	/* a waits for the next second, first; b and d join behind it */
+	assert_int_equal(g_step(&a, 100), B36G_WAIT_CLOCK);
+	assert_int_equal(g_step(&b, 101), B36G_WAIT_LINE);
+	assert_int_equal(b.ahead, 1);
+	assert_int_equal(b.sleep_ms, B36G_LINE_SLEEP_MS);
+	assert_int_equal(g_step(&d, 101), B36G_WAIT_LINE);
+	assert_int_equal(d.ahead, 2);
+	/* woken early, b is still not first */
+	assert_int_equal(g_step(&b, 101), B36G_WAIT_LINE);
+	/* a reserves 101 and takes counter 0; b is first now and woken */
+	g_reserve(&a, 101, 10, true);
+	assert_int_equal(g_step(&a, 101), B36G_ID);
+	assert_int_equal(b36_counter(a.id), 0);
+	assert_int_equal(a.wake, 0);
+	assert_int_equal(g_step(&b, 101), B36G_ID);
+	assert_int_equal(b36_counter(b.id), 1);
+	assert_int_equal(b.wake, 3);
+	/* a new call comes after d, even with a counter left */
+	b36g_call_init(&a, 0, 2, B36S_OFF);
+	assert_int_equal(g_step(&a, 101), B36G_WAIT_LINE);
+	assert_int_equal(g_step(&d, 101), B36G_ID);
+	assert_int_equal(b36_counter(d.id), 2);
+	assert_int_equal(d.wake, 2);
+	/* d cancelled while it waited would have woken a as well */
+	assert_int_equal(g_step(&a, 101), B36G_WAIT_CLOCK);
+	b36g_call_init(&b, 0, 0, B36S_OFF);
+	assert_int_equal(g_step(&b, 101), B36G_WAIT_LINE);
+	assert_false(b36g_abandon(&g_m, &a));
+	assert_int_equal(a.wake, 0);
+	assert_false(b36g_in_line(&g_m, &a));
+	/* the clock's end: whoever is in line leaves too */
+	assert_int_equal(b36g_step(&g_m, &b, g_ms(B36_MAX_SECONDS + 1, 0), g_read_view, NULL),
+					 B36G_RANGE);
+	assert_false(b36g_in_line(&g_m, &b));
+}
+
+/*
+ * A call that must wait for standbys takes its counter, leaves the line and
+ * waits alone: the next in line is served at once.
+ */
+static void
+test_b36gen_wait_alone(void **state)
+{
+	b36g_call	a, b;
+
+	(void) state;
+	g_reset(-1, 100);
+	memset(sb_slots, 0, sizeof(sb_slots));
+	sb_set(0, 11, 1, 5, 5, 5);
+	g_view = sb_view(B36S_FIRST, 1);
+	b36g_call_init(&a, 0, 1, B36S_APPLY);
+	b36g_call_init(&b, 0, 2, B36S_OFF);
+	assert_int_equal(g_step(&a, 100), B36G_WAIT_CLOCK);
+	assert_int_equal(g_step(&b, 101), B36G_WAIT_LINE);
+	g_reserve(&a, 101, 30, true);
+	/* the standby lacks 30: a holds counter 0, out of the line; b is woken */
+	assert_int_equal(g_step(&a, 101), B36G_WAIT_STANDBYS);
+	assert_int_equal(a.sync.verdict, B36S_WAIT_QUEUE);
+	assert_int_equal(a.lsn, 30);
+	assert_int_equal(a.id, (101 * 36 + 0) * 1296 + 0);
+	assert_false(b36g_in_line(&g_m, &a));
+	assert_int_equal(a.wake, 2);
+	assert_int_equal(g_step(&b, 101), B36G_ID);
+	assert_int_equal(b36_counter(b.id), 1);
+	/* still lacking: a waits again, with its counter */
+	assert_int_equal(g_step(&a, 101), B36G_WAIT_STANDBYS);
+	/* replayed and released: a's id leaves */
+	sb_slots[0].pos[0] = sb_slots[0].pos[1] = sb_slots[0].pos[2] = 30;
+	g_view.released[2] = 30;
+	assert_int_equal(g_step(&a, 101), B36G_ID);
+	assert_int_equal(b36_counter(a.id), 0);
+	/* cancelled while it holds one: a gap, nothing to give back */
+	b36g_call_init(&a, 0, 1, B36S_APPLY);
+	g_view.released[2] = 0;
+	assert_int_equal(g_step(&a, 101), B36G_WAIT_STANDBYS);
+	assert_int_equal(b36_counter(a.id), 2);
+	assert_false(b36g_abandon(&g_m, &a));
+	assert_int_equal(a.wake, -1);
+	b36g_call_init(&b, 0, 2, B36S_OFF);
+	assert_int_equal(g_step(&b, 101), B36G_WAIT_CLOCK);
+	/* at local, an unflushed record is waited for locally (never, normally) */
+	g_view.flushed = 20;
+	b36g_call_init(&b, 0, 2, B36S_LOCAL);
+	assert_int_equal(g_step(&b, 102), B36G_WRITE_FILE);
+	assert_int_equal(g_step(&b, 102), B36G_LOG);
+	assert_int_equal(b36g_logged(&g_m, &b, 31), B36G_FLUSH);
+	assert_int_equal(g_step(&b, 102), B36G_RESERVED);
+	assert_int_equal(g_step(&b, 102), B36G_WAIT_FLUSH);
+	assert_int_equal(b.lsn, 31);
+	g_view.flushed = 31;
+	assert_int_equal(g_step(&b, 102), B36G_ID);
+}
+
+/*
+ * A reservation in progress: others wait for it; one that fails lets the
+ * next call reserve; a process that takes no reloads waits for a record of
+ * its own.
+ */
+static void
+test_b36gen_reservation_and_own_record(void **state)
+{
+	b36g_call	a, b;
+
+	(void) state;
+	g_reset(-1, 100);
+	b36g_call_init(&a, 0, 1, B36S_OFF);
+	b36g_call_init(&b, 0, 2, B36S_OFF);
+	/* the clock moved on to 101: a reserves it, b waits for the reservation */
+	assert_int_equal(g_step(&a, 100), B36G_WAIT_CLOCK);
+	assert_int_equal(g_step(&a, 101), B36G_WRITE_FILE);
+	assert_int_equal(g_step(&b, 101), B36G_WAIT_LINE);
+	assert_int_equal(b36g_abandon(&g_m, &a), true);
+	assert_int_equal(g_shared.res.reserving, -1);
+	assert_int_equal(a.wake, 2);
+	assert_int_equal(g_step(&b, 101), B36G_WRITE_FILE);
+	b36g_call_init(&a, 0, 1, B36S_OFF);
+	assert_int_equal(g_step(&a, 101), B36G_WAIT_LINE);
+	assert_int_equal(g_step(&b, 101), B36G_LOG);
+	assert_int_equal(b36g_logged(&g_m, &b, 12), B36G_FLUSH);
+	assert_int_equal(g_step(&b, 101), B36G_RESERVED);
+	assert_int_equal(g_step(&b, 101), B36G_ID);
+	assert_int_equal(g_step(&a, 101), B36G_ID);
+
+	/* a background worker at on, a standby defined: its own record first */
+	memset(sb_slots, 0, sizeof(sb_slots));
+	sb_set(0, 11, 1, 12, 12, 12);
+	g_view = sb_view(B36S_FIRST, 1);
+	g_view.released[1] = 12;
+	g_view.takes_reloads = false;
+	b36g_call_init(&a, 0, 1, B36S_FLUSH);
+	assert_int_equal(g_step(&a, 101), B36G_LOG);
+	assert_int_equal(b36_counter(a.id), 2);
+	assert_int_equal(a.second, 101);
+	assert_int_equal(b36g_logged(&g_m, &a, 13), B36G_FLUSH);
+	/* not a reservation: nothing published */
+	assert_int_equal(g_shared.res.lsn, 12);
+	g_view.flushed = 13;
+	assert_int_equal(g_step(&a, 101), B36G_WAIT_STANDBYS);
+	assert_int_equal(a.lsn, 13);
+	sb_slots[0].pos[1] = 13;
+	assert_int_equal(g_step(&a, 101), B36G_WAIT_STANDBYS);
+	g_view.released[1] = 13;
+	assert_int_equal(g_step(&a, 101), B36G_ID);
+	/* the same call in a client backend: the latest reservation suffices */
+	g_view.takes_reloads = true;
+	b36g_call_init(&a, 0, 1, B36S_FLUSH);
+	assert_int_equal(g_step(&a, 101), B36G_WAIT_CLOCK);
+}
+
+static void
+test_b36gen_start_redo(void **state)
+{
+	b36g_call	c;
+
+	(void) state;
+	/* a damaged state file: every call refuses */
+	b36g_start(&g_m, -1, 100, false, 3, 3);
+	b36g_call_init(&c, 0, 0, B36S_OFF);
+	assert_int_equal(g_step(&c, 100), B36G_DAMAGED);
+	assert_int_equal(b36g_redo(&g_m, 300, 300), -1);
+	assert_int_equal(g_shared.floor, 300);
+	assert_int_equal(b36g_redo_end(&g_m), -1);
+	/* replay: every second raises the floor; recent ones go to the file */
+	g_reset(50, 100);
+	assert_int_equal(b36g_redo(&g_m, 120, 180), 120);
+	b36g_file_written(&g_m, 120);
+	assert_int_equal(b36g_redo(&g_m, 119, 180), -1);
+	/* 60 s behind the clock, not 61 */
+	assert_int_equal(b36g_redo(&g_m, 130, 190), 130);
+	b36g_file_written(&g_m, 130);
+	assert_int_equal(b36g_redo(&g_m, 140, 201), -1);
+	assert_int_equal(g_shared.floor, 140);
+	assert_int_equal(b36g_redo_end(&g_m), 140);
+	b36g_file_written(&g_m, 140);
+	assert_int_equal(b36g_redo_end(&g_m), -1);
+	/* the first generation after a promotion skips the clock's second */
+	b36g_start(&g_m, 10, 100, true, 0, 3);
+	b36g_call_init(&c, 0, 0, B36S_OFF);
+	assert_int_equal(g_step(&c, 105), B36G_WAIT_CLOCK);
+	assert_int_equal(g_shared.floor, 105);
+	/* the monitoring view's counters */
+	{
+		int64_t		second;
+		int			used;
+
+		b36g_worker_state(&g_m, 0, &second, &used);
+		assert_int_equal(second, 105);
+		assert_int_equal(used, 3);
+	}
+}
+
+static void
+test_b36sync_queue_action(void **state)
+{
+	(void) state;
+	/* as core: the queue while it is behind the record, standbys defined */
+	assert_int_equal(b36s_queue_action(true, 10, 9, false, false), B36S_QUEUE_JOIN);
+	assert_int_equal(b36s_queue_action(true, 10, 9, true, false), B36S_QUEUE_JOIN);
+	/* one process a position in core's queue: another call for 10 polls */
+	assert_int_equal(b36s_queue_action(true, 10, 9, false, true), B36S_QUEUE_POLL);
+	/* released already: when the judgement saw so, nobody will wake it */
+	assert_int_equal(b36s_queue_action(true, 10, 10, true, false), B36S_QUEUE_POLL);
+	assert_int_equal(b36s_queue_action(true, 10, 10, false, false), B36S_QUEUE_AGAIN);
+	assert_int_equal(b36s_queue_action(false, 10, 9, true, true), B36S_QUEUE_AGAIN);
+}
+
 int
 main(void)
 {
@@ -2909,6 +3230,12 @@ main(void)
 		cmocka_unit_test(test_b36sync_stale_config),
 		cmocka_unit_test(test_b36sync_released),
 		cmocka_unit_test(test_b36sync_protocol),
+		cmocka_unit_test(test_b36sync_queue_action),
+		cmocka_unit_test(test_b36gen_reserve_and_budget),
+		cmocka_unit_test(test_b36gen_line),
+		cmocka_unit_test(test_b36gen_wait_alone),
+		cmocka_unit_test(test_b36gen_reservation_and_own_record),
+		cmocka_unit_test(test_b36gen_start_redo),
 	};
 
 	return cmocka_run_group_tests_name("idgen core", tests, NULL, NULL);

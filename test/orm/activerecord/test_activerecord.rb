@@ -24,7 +24,7 @@ def check(what, ok, detail = "")
 end
 
 # README begin: activerecord-types
-# iuid reads as a String (a uuid's text), distid as an Integer (93 bits: not
+# iuid reads as a String (a uuid's text), distid as an Integer (up to 94 bits: not
 # ActiveModel's 4-byte Integer, which refuses larger values); without this
 # map ActiveRecord warns "unknown OID" and reads both as Strings.
 module IdgenTypes

@@ -47,7 +47,7 @@ class DistidAutoField(models.AutoField):
 
     @cached_property
     def validators(self):
-        return []  # 93 bits, not an integer's range
+        return []  # up to 94 bits, not an integer's range
 
     def from_db_value(self, value, expression, connection):
         return value if value is None else int(value)
