@@ -2245,11 +2245,18 @@ test_keyfile_errors(void **state)
 		int			len = -1;
 		keyfile_reader r;
 
+		memset(key, 0xAA, sizeof(key));
 		assert_int_equal(keyfile_first(cases[i].text, strlen(cases[i].text), &line, key, &len),
 						 cases[i].status);
 		assert_int_equal(line, cases[i].line);
 		if (cases[i].status == KEYFILE_BAD_LENGTH)
+		{
+			uint8_t		zero[KEYFILE_MAX_KEY] = {0};
+
 			assert_int_equal(len, cases[i].keylen);
+			/* no byte of the line, nor of what the buffer held, is left */
+			assert_memory_equal(key, zero, KEYFILE_MAX_KEY);
+		}
 		/* after an error the reader stops */
 		keyfile_init(&r, cases[i].text, strlen(cases[i].text));
 		(void) keyfile_next(&r, key, &len);
