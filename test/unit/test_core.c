@@ -2165,6 +2165,9 @@ test_keyfile_keys(void **state)
 	assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_END);
 	keyfile_init(&r, "", 0);
 	assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_END);
+	/* nothing past len is read: a blank last line with blanks after len */
+	keyfile_init(&r, "    ", 2);
+	assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_END);
 
 	/* the ends of each range of the alphabet (A Z a z 0 9 + /), decoded by Python's base64 */
 	{
