@@ -2266,6 +2266,21 @@ test_keyfile_errors(void **state)
 		assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_END);
 	}
 
+	/* after an error the reader stops even where a valid key follows */
+	{
+		static const char *const texts[] = {"not base64!\nAAECAwQFBgcICQoLDA0ODw==\n",
+		"AAAA\nAAECAwQFBgcICQoLDA0ODw==\n"};
+		keyfile_reader r;
+		int			len;
+
+		for (i = 0; i < 2; i++)
+		{
+			keyfile_init(&r, texts[i], strlen(texts[i]));
+			assert_int_equal(keyfile_next(&r, key, &len), i == 0 ? KEYFILE_NOT_BASE64 : KEYFILE_BAD_LENGTH);
+			assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_END);
+		}
+	}
+
 	/* a valid key, then a NUL byte on line 2: not a text file */
 	{
 		static const char text[] = "AAECAwQFBgcICQoLDA0ODw==\nAA\0A\n";
