@@ -341,7 +341,10 @@ def equivalent(contributing):
     m = re.search(r"^#### Equivalent mutants\n(.*?)(?=^#|\Z)", text, re.M | re.S)
     if not m:
         sys.exit("mutants: CONTRIBUTING.md has no section '#### Equivalent mutants'")
-    return re.findall(r"^\| `([^`|]+)` \| `([^`|]+)` \| (`.*?` -> `.*?` in `.*?`) \|", m.group(1), re.M)
+    # a | of the code is written \| in the table (a | ends a cell, even in backticks)
+    return [(f, fn, desc.replace("\\|", "|")) for f, fn, desc in
+            re.findall(r"^\| `([^`|]+)` \| `([^`|]+)` \| (`.*?`(?: \(\d+ of \d+\))? -> `.*?` in `.*?`) \|",
+                       m.group(1), re.M)]
 
 
 def tally(results, seconds):
