@@ -552,6 +552,9 @@ test_mono_fresh_rules(void **state)
 	/* the second half: the fraction bit on top of a fresh (zero) random part */
 	assert_int_equal(idg_mono_next(&st, &one_bit, 7000, 600000, rng_zero, NULL), IDG_MONO_OK);
 	assert_true(st.ms == 7000 && st.rand == UINT64_C(1) << (IUID_RAND_BITS - 1));
+	/* the same half again: an increment (1, with no randomness), not a fresh field */
+	assert_int_equal(idg_mono_next(&st, &one_bit, 7000, 600000, rng_zero, NULL), IDG_MONO_OK);
+	assert_true(st.ms == 7000 && st.rand == (UINT64_C(1) << (IUID_RAND_BITS - 1)) + 1);
 }
 
 /*
