@@ -17,8 +17,10 @@ SELECT distid_from_alphanumeric('3zfAkCP7ZtzfeQYp') AS from_alphanumeric,
        distid_from_hex('000384A786907DB2AD82883DC7') AS from_hex,
        distid_from_hex('000384a786907db2ad82883dc7') AS from_lower_hex;
 
--- boundaries through every encoding; the expected forms were computed with
--- Python's integers (format(v, '026X') and base62 blocks of 5 and 11)
+-- boundaries through every encoding (and where the decimal text has a head
+-- group of nine digits exactly 10^8: 10^8, 10^17, 10^26); the expected forms
+-- are test/vectors/distid_forms.py's, Python's integers (format(v, '026X')
+-- and base62 blocks of 5 and 11)
 SELECT d, distid_to_alphanumeric(d::distid) = a AS alnum_ok, distid_to_hex(d::distid) = h AS hex_ok,
        distid_from_alphanumeric(a)::text = d AS from_alnum_ok, distid_from_hex(h)::text = d AS from_hex_ok,
        d::distid::numeric = d::numeric AS numeric_ok, d::numeric::distid::text = d AS from_numeric_ok
@@ -29,7 +31,18 @@ FROM (VALUES
 	('62', '0000000000000010', '0000000000000000000000003E'),
 	('4294967296', '00000000004gfFC4', '00000000000000000100000000'),
 	('18446744073709551615', '00000LygHa16AHYF', '0000000000FFFFFFFFFFFFFFFF'),
-	('9999999999999999999999999999', 'agbFu5KnEQGxp4QB', '00204FCE5E3E2502610FFFFFFF')) v(d, a, h);
+	('9999999999999999999999999999', 'agbFu5KnEQGxp4QB', '00204FCE5E3E2502610FFFFFFF'),
+	('1088824355131185736905670087', '3zfAkCP7ZtzfeQYp', '000384A786907DB2AD82883DC7'),
+	('99999999', '000000000006laZD', '00000000000000000005F5E0FF'),
+	('100000000', '000000000006laZE', '00000000000000000005F5E100'),
+	('100000001', '000000000006laZF', '00000000000000000005F5E101'),
+	('99999999999999999', '0000007O044qYiZb', '0000000000016345785D89FFFF'),
+	('100000000000000000', '0000007O044qYiZc', '0000000000016345785D8A0000'),
+	('100000000000000001', '0000007O044qYiZd', '0000000000016345785D8A0001'),
+	('99999999999999999999999999', '0MkFeIxDIMYatqxT', '000052B7D2DCC80CD2E3FFFFFF'),
+	('100000000000000000000000000', '0MkFeIxDIMYatqxU', '000052B7D2DCC80CD2E4000000'),
+	('100000000000000000000000001', '0MkFeIxDIMYatqxV', '000052B7D2DCC80CD2E4000001'),
+	('9999999999999999999999999998', 'agbFu5KnEQGxp4QA', '00204FCE5E3E2502610FFFFFFE')) v(d, a, h);
 
 -- DistributedId128 vector: timestamp 2023-07-24 17:59:43.916 UTC; alphanumeric from Python
 SELECT distid128_timestamp('094954a8-622c-76ad-1b93-cdefcbdf0888') AS created,

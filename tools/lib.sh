@@ -62,6 +62,9 @@ IDGEN_PACKAGES+=(postgresql-15-auto-failover)
 IDGEN_PACKAGES+=(prometheus-postgres-exporter prometheus python3-yaml)
 # random SQL against idgen's types (test/sqlsmith)
 IDGEN_PACKAGES+=(sqlsmith)
+# PostgreSQL's parser as a library (libpg_query) for /usr/bin/python3: the
+# names the scripts look up (test/sqlnames)
+IDGEN_PACKAGES+=(python3-pglast)
 # a linguistic collation for the SQL edition's tests (test/portable/002:
 # flaxid's alphabet under it; the servers built here have no ICU): libc's
 # en_US.UTF-8, made by idgen_locale
@@ -71,6 +74,13 @@ IDGEN_LOCALE=en_US.UTF-8
 command -v npm >/dev/null || IDGEN_PACKAGES+=(nodejs npm)
 
 say() { printf 'idgen: %s\n' "$*" >&2; }
+
+# Every statement of the SQL suites (tools/test.sh) and of tools/mutate.sh's
+# regression runs is cancelled after this (the sessions' PGOPTIONS)
+IDGEN_STATEMENT_TIMEOUT=${IDGEN_STATEMENT_TIMEOUT:-60s}
+# The regression clusters' settings: a worker id, so that base36id
+# generation runs (make installcheck WORKER=yes adds the test that needs it)
+IDGEN_REGRESS_CONF=("idgen.worker_id = 7")
 
 # idgen_deps [package...]: install what is missing of IDGEN_PACKAGES, or of
 # the packages given.

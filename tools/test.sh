@@ -53,12 +53,15 @@ source "$IDGEN_ROOT/test/portable/run.sh"
 source "$IDGEN_ROOT/test/cdc/run.sh"
 source "$IDGEN_ROOT/test/maintenance/run.sh"
 source "$IDGEN_ROOT/test/plpgsqlcheck/run.sh"
+source "$IDGEN_ROOT/test/sqlnames/run.sh"
 source "$IDGEN_ROOT/test/monitoring/run.sh"
 source "$IDGEN_ROOT/test/ops/runbooks.sh"
 
 # docs: links, SQLSTATEs and repeats of the user pages (test/doc/run.sh)
 # sim: the seeded simulation of base36id's protocol with synchronous standbys and its mutants (test/sim)
-ONCE_SUITES=(fuzz sim pgbuild docs)
+# sqlnames: every name the scripts of both editions look up, schema-qualified, by PostgreSQL's parser (test/sqlnames)
+# mutate: a seeded sample of the mutants of src/core, each killed by the unit or regression tests (tools/mutate.sh)
+ONCE_SUITES=(fuzz sim pgbuild docs sqlnames mutate)
 # unit: test_random and test_fixedid build against the server's headers
 # patroni, pgbackrest: the operations tools (test/ops/), where they support the major
 # pgautofailover: base36id under pg_auto_failover (test/ops/autofailover.sh), where Debian packages it
@@ -131,12 +134,26 @@ skip() {
 # status decides, the counts come from cmocka's summaries.  A binary that
 # dies after another's PASSED line (a sanitizer report, LeakSanitizer's
 # exit status) fails make, so the step fails with no FAILED line of its own.
+# Every binary the check recipe runs must announce its tests ("Running N
+# test(s)") and end them ("N test(s) run."): one that is missing or stops
+# short is a failure, named.
 run_unit() {
-	local log=$IDGEN_WORK/unit.log p f rc=0
+	local log=$IDGEN_WORK/unit.log p f rc=0 binaries announced ran
 	make -s -C "$IDGEN_BUILD/test/unit" PG_CONFIG="$PG_CONFIG" check >"$log" 2>&1 || rc=$?
 	cat "$log"
 	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
 	f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
+	binaries=$(grep -cE '^\s+\./test_' "$IDGEN_BUILD/test/unit/Makefile")
+	announced=$(grep -cE '^\[==========\] Running [0-9]+ test' "$log" || true)
+	ran=$(grep -cE '^\[==========\] [0-9]+ test\(s\) run\.' "$log" || true)
+	if [ "$announced" -ne "$binaries" ] || [ "$ran" -ne "$binaries" ]; then
+		say "unit: $binaries test binaries to run, $announced started, $ran ended their tests"
+		f=$((f + 1))
+	fi
+	if [ "$p" -lt "$(sed -n 's/^\[==========\] Running \([0-9]*\) test.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')" ] && [ "$f" -eq 0 ]; then
+		say "unit: fewer tests passed than the binaries announced"
+		f=1
+	fi
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		say "unit: make check exited with status $rc"
 		f=1
@@ -179,6 +196,20 @@ run_sim() {
 	record sim-mutants "$p" "$f"
 }
 
+# A seeded sample of tools/mutate.sh's mutants (IDGEN_MUTATE_SAMPLE of
+# them, seed IDGEN_MUTATE_SEED), leaving out those CONTRIBUTING.md lists as
+# equivalent, each a test: killed, timed out or refused by the compiler
+# passes, survived fails.  Against Debian's PostgreSQL (its own build and
+# cluster).  The files: src/core, but for base36id's machine (b36gen,
+# b36sync, waitline), whose survivors have not been killed or explained yet.
+IDGEN_MUTATE_FILES=${IDGEN_MUTATE_FILES:-$(cd "$IDGEN_ROOT" && ls src/core/*.c src/core/*.h | grep -vE '/(b36gen|b36sync|waitline)\.[ch]$' | tr '\n' ' ')}
+run_mutate() {
+	local log=$IDGEN_TOP/mutate.log rc=0
+	IDGEN_PG_VERSION=$IDGEN_PG_DEBIAN IDGEN_MUTATE_SAMPLE=${IDGEN_MUTATE_SAMPLE:-8} IDGEN_MUTATE_SEED=${IDGEN_MUTATE_SEED:-1} \
+		bash "$IDGEN_ROOT/tools/mutate.sh" $IDGEN_MUTATE_FILES >"$log" 2>&1 || rc=$?
+	record_log mutate "$log" "$rc"
+}
+
 # Two TAP files at a time (IDGEN_TAP_JOBS); the files spend most of their
 # time waiting (pg19beta1, one at a time: 347 s wall, 73 s CPU), so the
 # suite runs beside the major's other suites (IDGEN_BESIDE).  Every prove of
@@ -191,7 +222,7 @@ run_tap() {
 	PROVE_JOBS=${IDGEN_TAP_JOBS:-2} prove_suite tap t "${IDGEN_TAP:-}"
 }
 beside_run_tap() { PROVE_JOBS=${IDGEN_TAP_JOBS:-2} prove_run tap t "${IDGEN_TAP:-}"; }
-beside_count_tap() { prove_count tap t; }
+beside_count_tap() { prove_count tap t "${IDGEN_TAP:-}"; }
 
 # The suites of a major that run beside its other suites, started in their
 # turn and counted after the major's last suite: they mostly wait (TAP's
@@ -270,11 +301,17 @@ prove_run() {
 	# prove of the run (run_tap).
 	mkdir -p "$IDGEN_TOP/portlock"
 	[ "$(id -u)" -eq 0 ] && chown "$SERVER_USER" "$IDGEN_TOP/portlock"
+	# Each file under a bound (IDGEN_TAP_FILE_SECONDS): a test that hangs
+	# is stopped (TERM, on which test/t/IdgenBound.pm dies, so the nodes are
+	# stopped as at any end), fails, and is named by prove_count.
 	(cd "$dir" && as_server env PATH="$PG_BIN:$PATH" TMPDIR="$dir" TESTDIR="$dir" \
 		TESTDATADIR="$dir/tmp_check" TESTLOGDIR="$dir/tmp_check/log" \
 		PG_REGRESS="$PGXS_DIR/src/test/regress/pg_regress" PG_TEST_PORT_DIR="$IDGEN_TOP/portlock" \
-		prove -v -j "${PROVE_JOBS:-1}" -I "$PGXS_DIR/src/test/perl" ${3:-t/*.pl}) >"$log" 2>&1 || true
+		PERL5LIB="$PGXS_DIR/src/test/perl:$IDGEN_BUILD/test/t${PERL5LIB:+:$PERL5LIB}" PERL5OPT=-MIdgenBound \
+		prove -v -j "${PROVE_JOBS:-1}" --exec "timeout -k 30 $IDGEN_TAP_FILE_SECONDS perl" \
+		${3:-t/*.pl}) >"$log" 2>&1 || true
 }
+IDGEN_TAP_FILE_SECONDS=${IDGEN_TAP_FILE_SECONDS:-1200}
 
 # prove_count SUITE DIR: the counts of prove_run's log
 prove_count() {
@@ -291,6 +328,19 @@ prove_count() {
 	p=$(sed -n 's/^Files=[0-9]*, Tests=\([0-9]*\),.*/\1/p' "$log")
 	p=${p:-0}
 	f=$(sed -n 's/^Failed \([0-9]*\)\/[0-9]* subtests.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
+	# a file stopped by its bound (timeout's status 124: Wstat 31744), named
+	for t in $(sed -n 's|^\(t/[^ ]*\.pl\) *(Wstat: 31744 .*|\1|p' "$log"); do
+		say "$SUITE_PREFIX$1: $t did not end within $IDGEN_TAP_FILE_SECONDS s (IDGEN_TAP_FILE_SECONDS): stopped"
+		f=$((f + 1))
+	done
+	# every file asked for was run (prove's Files=)
+	local files asked
+	files=$(sed -n 's/^Files=\([0-9]*\),.*/\1/p' "$log")
+	asked=$(cd "$dir" && ls ${3:-t/*.pl} 2>/dev/null | wc -l)
+	if [ -n "$files" ] && [ "$files" -lt "$asked" ]; then
+		say "$SUITE_PREFIX$1: prove ran $files of the $asked files asked for"
+		f=$((f + asked - files))
+	fi
 	# skips: prove's Tests= counts a SKIP subtest ("ok N # skip WHY") as
 	# run; a file's "plan skip_all" ("t/F.pl .. skipped: WHY") counts none
 	tap_skips "$SUITE_PREFIX$1" "$log"
@@ -439,32 +489,68 @@ run_version() {
 	beside_finish
 }
 
-# regress_installcheck SUITE [MAKE ARGS]: pg_regress against the running cluster
+# Every statement of the SQL suites runs under a statement_timeout (the
+# sessions' PGOPTIONS), so a call that never returns fails its test, named
+# in the diff, instead of holding the run; the longest statement of the
+# regression tests takes a few seconds.  A pg_regress run as a whole is
+# bounded too (IDGEN_REGRESS_SECONDS): stopped, it counts the tests it did
+# not reach as failed.
+# (IDGEN_STATEMENT_TIMEOUT and IDGEN_REGRESS_CONF: tools/lib.sh)
+IDGEN_REGRESS_SECONDS=${IDGEN_REGRESS_SECONDS:-1800}
+
+# regress_installcheck SUITE [MAKE ARGS]: pg_regress against the running
+# cluster (which has IDGEN_REGRESS_CONF), counted against the tests the
+# Makefile's REGRESS names for those MAKE ARGS
 regress_installcheck() {
-	local out=$IDGEN_WORK/$1
+	local out=$IDGEN_WORK/$1 rc=0 expected
 	mkdir -p "$out"
-	if make -s -C "$IDGEN_BUILD" PG_CONFIG="$PG_CONFIG" installcheck "${@:2}" \
-		EXTRA_REGRESS_OPTS="--outputdir=$out" >"$out/make.log" 2>&1; then :; fi
-	record_pg_regress "$1" "$out/make.log" "$out"
+	expected=$(regress_list WORKER=yes "${@:2}")
+	PGOPTIONS="${PGOPTIONS:-} -c statement_timeout=$IDGEN_STATEMENT_TIMEOUT" \
+		timeout -k 10 "$IDGEN_REGRESS_SECONDS" make -s -C "$IDGEN_BUILD" PG_CONFIG="$PG_CONFIG" installcheck \
+		WORKER=yes "${@:2}" EXTRA_REGRESS_OPTS="--outputdir=$out" >"$out/make.log" 2>&1 || rc=$?
+	[ "$rc" -ne 124 ] || echo "pg_regress stopped after $IDGEN_REGRESS_SECONDS s (IDGEN_REGRESS_SECONDS)" >>"$out/make.log"
+	record_pg_regress "$1" "$out/make.log" "$out" "$rc" "$expected"
 }
 
-# record_pg_regress SUITE LOG OUTDIR: counts the tests of a pg_regress (or
-# pg_isolation_regress) run from its LOG, shows its diffs in OUTDIR and, on
-# a failure, the end of the scratch cluster's log
+# regress_list [MAKE ARGS]: the names in the Makefile's REGRESS for those arguments
+regress_list() {
+	make -s --no-print-directory -C "$IDGEN_BUILD" PG_CONFIG="$PG_CONFIG" "$@" \
+		--eval 'idgen-regress-list: ; @echo $(REGRESS)' idgen-regress-list
+}
+
+# record_pg_regress SUITE LOG OUTDIR RC EXPECTED: counts the tests of a
+# pg_regress (or pg_isolation_regress) run from its LOG, shows its diffs in
+# OUTDIR and, on a failure, the end of the scratch cluster's log.  RC is the
+# run's exit status, EXPECTED the names of the tests it was to run: a
+# non-zero status fails the suite even when every test read ok, and each
+# expected test with no result line in LOG is a failure, named (a run
+# killed partway, a test left out).
 record_pg_regress() {
-	local p f
+	local p f rc=$4 expected=$5 seen missing=() t
 	cat "$2"
 	[ -f "$3/regression.diffs" ] && cat "$3/regression.diffs"
 	# pg_regress 15 prints "test name ... ok", 16 and later "ok 1 - name"
 	p=$(grep -cE '^(ok|test) .* ok( |$)|^ok [0-9]+ ' "$2" || true)
 	f=$(grep -cE '^not ok [0-9]+ |\.\.\. FAILED|failed \(' "$2" || true)
+	seen=" $(sed -nE 's/^(test|     ) *([^ ]+) +\.\.\. +(ok|FAILED|failed).*/\2/p; s/^(not )?ok +[0-9]+ +[-+] +([^ ]+).*/\2/p' "$2" | tr '\n' ' ') "
+	for t in $expected; do
+		[[ "$seen" == *" $t "* ]] || missing+=("$t")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		say "${SUITE_PREFIX}$1: $(($(wc -w <<<"$expected") - ${#missing[@]})) of $(wc -w <<<"$expected") tests ran; no result for: ${missing[*]}"
+		f=$((f + ${#missing[@]}))
+	fi
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		say "${SUITE_PREFIX}$1: exited with status $rc"
+		f=1
+	fi
 	[ "$p" -gt 0 ] || [ "$f" -gt 0 ] || f=1
 	[ "$f" -eq 0 ] || { echo "== server log"; tail -n 40 "$IDGEN_WORK/server.log"; }
 	record "$1" "$p" "$f"
 }
 
 run_regress() {
-	idgen_cluster_start || { record regress 0 1; return 0; }
+	idgen_cluster_start "${IDGEN_REGRESS_CONF[@]}" || { record regress 0 1; return 0; }
 	regress_installcheck regress
 	idgen_cluster_stop || record regress-stop 0 1
 }
@@ -482,7 +568,7 @@ run_regress_parallel() {
 	[ "$PG_MAJOR" -ge 16 ] || setting=force_parallel_mode
 	# a fresh cluster in the same place: the regress suite's stopped one goes
 	rm -rf "$IDGEN_WORK/data"
-	idgen_cluster_start "$setting = regress" || { record regress-parallel 0 1; return 0; }
+	idgen_cluster_start "${IDGEN_REGRESS_CONF[@]}" "$setting = regress" || { record regress-parallel 0 1; return 0; }
 	regress_installcheck regress-parallel HOSTILE= SQLSTATES=
 	idgen_cluster_stop || record regress-parallel-stop 0 1
 }

@@ -35,7 +35,8 @@ extern void keyfile_init(keyfile_reader *r, const char *text, size_t len);
 
 /*
  * The next key.  On KEYFILE_KEY, key[0..*keylen) holds it; on
- * KEYFILE_BAD_LENGTH, *keylen is the length the line decodes to.  r->line
+ * KEYFILE_BAD_LENGTH, *keylen is the length the line decodes to and key
+ * is all zeros (no byte of a key of the wrong length stays).  r->line
  * is the line the status is about.  After an error, every call returns
  * KEYFILE_END.
  */

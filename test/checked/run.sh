@@ -95,7 +95,7 @@ run_sanitizer() {
 	local reports=$IDGEN_WORK/sanitizer-reports n p=0 f=0 logs r
 	as_server mkdir -p "$reports"
 	sanitizer_env "$reports"
-	if idgen_cluster_start; then
+	if idgen_cluster_start "${IDGEN_REGRESS_CONF[@]}"; then
 		regress_installcheck sanitizer-regress
 		idgen_cluster_stop || true
 	else
@@ -139,7 +139,7 @@ run_exec_backend() {
 	[ ! -f "$PGDATA/postmaster.pid" ] || as_server "$PG_BIN/pg_ctl" -D "$PGDATA" -m immediate stop >/dev/null 2>&1 || true
 	as_server rm -rf "$PGDATA"
 	mv "$IDGEN_WORK/server.log" "$IDGEN_WORK/server-control.log"
-	if ! idgen_cluster_start; then
+	if ! idgen_cluster_start "${IDGEN_REGRESS_CONF[@]}"; then
 		record exec-backend 0 1
 		return 0
 	fi

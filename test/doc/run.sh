@@ -60,7 +60,9 @@ run_doc_sql() {
 			as_server sh -c "umask 077 && echo '$IDGEN_DOC_KEY' >'$PGDATA/public_id.keys'"
 		fi
 		rc=0
-		(cd "$IDGEN_BUILD" && /usr/bin/python3 test/doc/doc_sql.py $server "$PG_BIN/psql" \
+		# every statement under the SQL suites' statement_timeout (tools/test.sh)
+		(cd "$IDGEN_BUILD" && PGOPTIONS="${PGOPTIONS:-} -c statement_timeout=$IDGEN_STATEMENT_TIMEOUT" \
+			/usr/bin/python3 test/doc/doc_sql.py $server "$PG_BIN/psql" \
 			"${pages[@]#$IDGEN_BUILD/}") >"$dir/$server.log" 2>&1 || rc=$?
 		record_log doc-sql-$server "$dir/$server.log" $rc
 		idgen_cluster_stop

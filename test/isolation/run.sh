@@ -16,7 +16,7 @@
 # regress.program (test/program.sql), loaded into their database first.
 
 run_isolation() {
-	local out=$IDGEN_WORK/isolation log specs=() last=() s
+	local out=$IDGEN_WORK/isolation log specs=() last=() s rc=0
 	for s in "$IDGEN_BUILD"/specs/*.spec; do
 		s=$(basename "$s" .spec)
 		case $s in base36id_sync*) last+=("$s") ;; *) specs+=("$s") ;; esac
@@ -36,13 +36,17 @@ run_isolation() {
 	if idgen_psql -d postgres -c 'CREATE DATABASE idgen_isolation' &&
 		idgen_psql -d idgen_isolation -c 'CREATE SCHEMA regress' \
 			-f "$IDGEN_BUILD/test/program.sql" >/dev/null; then
-		"$PGXS_DIR/src/test/isolation/pg_isolation_regress" \
+		# every statement under the suites' statement_timeout, the run
+		# under the bound of a pg_regress run (tools/test.sh)
+		PGOPTIONS="${PGOPTIONS:-} -c statement_timeout=$IDGEN_STATEMENT_TIMEOUT" \
+			timeout -k 10 "$IDGEN_REGRESS_SECONDS" "$PGXS_DIR/src/test/isolation/pg_isolation_regress" \
 			--bindir="$PG_BIN" --inputdir="$IDGEN_BUILD" --outputdir="$out" \
-			--use-existing --dbname=idgen_isolation "${specs[@]}" >"$log" 2>&1 || true
+			--use-existing --dbname=idgen_isolation "${specs[@]}" >"$log" 2>&1 || rc=$?
 	else
 		echo "could not make database idgen_isolation" >"$log"
+		rc=1
 	fi
 	idgen_cluster_stop
 	as_server rm -rf "$IDGEN_WORK/data"
-	record_pg_regress isolation "$log" "$out"
+	record_pg_regress isolation "$log" "$out" "$rc" "${specs[*]}"
 }

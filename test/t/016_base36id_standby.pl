@@ -103,8 +103,7 @@ is( keep_ids(
 # before the primary stops.
 sub next_second
 {
-	$primary->safe_psql('postgres',
-		'SELECT pg_sleep(1.05 - extract(microseconds FROM clock_timestamp())::int % 1000000 / 1e6)');
+	await_unreserved_second($primary);
 	return;
 }
 next_second();

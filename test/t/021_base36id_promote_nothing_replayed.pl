@@ -38,18 +38,17 @@ $primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
 $primary->stop('fast');
 my $log_offset = -s $standby->logfile;
 $standby->restart;
-sleep 2;    # the standby's start second is well past
-
-# just after a second boundary, so that promotion and the first id take
-# place within one second
-$standby->safe_psql('postgres',
-	'SELECT pg_sleep(1.02 - extract(microseconds FROM clock_timestamp())::int % 1000000 / 1e6)');
+# the standby's clock past the second its counters started used up at (its
+# start), so that only the promotion can put the first id past the clock's
+# second
+await_unreserved_second($standby);
 $standby->promote;
-my ($clock, $first) = split /\n/,
+# the clock read in the statement that makes the first id, just before it
+my ($clock, $first) = split /\|/,
   $standby->safe_psql(
 	'postgres', q{
-	SELECT floor(extract(epoch FROM clock_timestamp()))::bigint;
-	SELECT extract(epoch FROM base36id_timestamp(base36id_generate()))::bigint;});
+	SELECT floor(extract(epoch FROM clock_timestamp()))::bigint,
+	       extract(epoch FROM base36id_timestamp(base36id_generate()))::bigint});
 ok(!$standby->log_contains(qr/redo starts at/, $log_offset),
 	'the standby replayed nothing after its restart');
 cmp_ok($first, '>', $clock,

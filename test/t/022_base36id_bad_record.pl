@@ -60,8 +60,7 @@ my ($lsn, $record_bytes, $segment, $offset);
 for my $try (1 .. 20)
 {
 	# wait for a new second, so that generation writes a record
-	$node->safe_psql('postgres',
-		'SELECT pg_sleep(1.02 - extract(microseconds FROM clock_timestamp())::int % 1000000 / 1e6)');
+	await_unreserved_second($node);
 	my ($before, undef, $after, $walfile) = split /\n/,
 	  $node->safe_psql(
 		'postgres', q{

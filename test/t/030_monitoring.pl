@@ -72,8 +72,7 @@ sub clear_flag { return fsync_flag($ctl, $_[0], 0); }
 
 sub next_second
 {
-	$node->safe_psql('postgres',
-		'SELECT pg_sleep(1.05 - extract(microseconds FROM clock_timestamp())::int % 1000000 / 1e6)');
+	await_unreserved_second($node);
 	return;
 }
 
@@ -255,12 +254,15 @@ for my $g (grep { $_ ne 'distid' } sort keys %gen)
 		'>=', $follows ? 1 : 2, "$g: ids of the absorbed steps are ahead of the clock");
 }
 
-# the session exits: its counts stay
+# the session exits: its counts stay.  Its backend leaves pg_stat_activity
+# in an exit callback core registered at its start; idgen folds the
+# backend's counts into the total in one registered at its first count,
+# later, and the callbacks run last registered first: once the pid is gone
+# from pg_stat_activity, the fold is done (no sleep assumes it).
 $session->quit;
 $node->poll_query_until('postgres',
-	"SELECT count(*) = 0 FROM pg_stat_activity WHERE pid = $session_pid");
-# its PGPROC, where the exit ends, is free once a new backend can have it
-sleep 1;
+	"SELECT count(*) = 0 FROM pg_stat_activity WHERE pid = $session_pid")
+  or die "backend $session_pid did not exit";
 my $c2 = clock_stats();
 is( join(' ', map { "$c2->{$_}{absorbed}/$c2->{$_}{followed}" } sort keys %gen),
 	join(' ', map { "$c1->{$_}{absorbed}/$c1->{$_}{followed}" } sort keys %gen),
@@ -315,10 +317,10 @@ $standby->init_from_backup($primary, 'base', has_streaming => 1);
 $standby->start;
 my $standby_syncs = $standby->safe_psql('postgres',
 	'SELECT state_file_syncs FROM idgen_stat_base36id');
+# a second the primary has not reserved: its reservation is replayed
+await_unreserved_second($primary);
 my ($replayed) = grep { /^[0-9A-Z]{9}$/ } split /\n/,
-  $primary->safe_psql('postgres',
-	'SELECT pg_sleep(1.05 - extract(microseconds FROM clock_timestamp())::int % 1000000 / 1e6); '
-	  . 'SELECT base36id_generate()');
+  $primary->safe_psql('postgres', 'SELECT base36id_generate()');
 $primary->wait_for_catchup($standby);
 is( $standby->safe_psql(
 		'postgres', qq{

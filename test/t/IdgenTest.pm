@@ -62,6 +62,7 @@ our @EXPORT = qw(
   check_sessions_concurrent
   session_ranges_overlap
   wait_for_extension_wait
+  await_unreserved_second
   fsync_flag
   seconds_between
   crash_restart
@@ -672,6 +673,23 @@ sub wait_for_extension_wait
 		        OR (wait_event_type = 'Timeout' AND wait_event = 'PgSleep'))
 		       AND state = 'active'
 		FROM pg_stat_activity WHERE pid = $pid});
+}
+
+# await_unreserved_second($node): returns once the server's clock is past
+# every second base36id has reserved, begun or starts used up
+# (idgen_stat_base36id), so that the next base36id call takes a new second
+# and reserves it (a WAL record, a state file write).  The server sleeps
+# until then by its own clock (pg_sleep_until: a libfaketime clock too);
+# however late it wakes, the second is new, where aligning to a boundary
+# with a sleep assumed the next steps came before the one after.
+sub await_unreserved_second
+{
+	my ($node) = @_;
+	$node->safe_psql(
+		'postgres', q{
+		SELECT pg_sleep_until(greatest(reserved_second, floor_second, counter_second) + interval '1 second')
+		FROM idgen_stat_base36id});
+	return;
 }
 
 # fsync_flag($ctl, $name, $on): creates ($on) or removes the flag file

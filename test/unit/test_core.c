@@ -165,6 +165,17 @@ test_uuid_parse_errors(void **state)
 		{"{017f22e2-79b0-802a-8141-23456789abcd", IDG_UUID_NO_CLOSING_BRACE, 37, 32},
 		{"017f22e2-79b0-802a-8141-23456789abcd}", IDG_UUID_BAD_CHAR, 36, 32},
 		{" 017f22e2-79b0-802a-8141-23456789abcd", IDG_UUID_BAD_CHAR, 0, 32},
+		/* short inputs: ending on a pair boundary, inside a pair (on the digit 0), a bad last character */
+		{"0000", IDG_UUID_TOO_SHORT, 4, 4},
+		{"000", IDG_UUID_TOO_SHORT, 3, 3},
+		{"00x", IDG_UUID_BAD_CHAR, 2, 2},
+		{"x", IDG_UUID_BAD_CHAR, 0, 0},
+		/* after the 32nd digit only digits, hyphens and, braced, a closing brace at the very end */
+		{"{0123456789abcdef0123456789abcdef0}", IDG_UUID_TOO_LONG, 33, 33},
+		{"{0123456789abcdef0123456789abcdef-0}", IDG_UUID_TOO_LONG, 33, 33},
+		{"{0123456789abcdef0123456789abcdef}}", IDG_UUID_BAD_CHAR, 34, 32},
+		{"{0123456789abcdef0123456789abcdef0}0", IDG_UUID_BAD_CHAR, 33, 34},
+		{"0123456789abcdef0123456789abcdef0}", IDG_UUID_BAD_CHAR, 32, 33},
 	};
 	size_t		i;
 
@@ -496,6 +507,54 @@ test_mono_time_range(void **state)
 	assert_int_equal(idg_mono_next(&st, &iuid_cfg, IUID_MAX_MS + 1, 0, rng_splitmix, &seed),
 					 IDG_MONO_TIME_RANGE);
 	assert_memory_equal(&st, &before, sizeof(st));
+	/* the last millisecond itself is one, live and in a backfill */
+	memset(&st, 0, sizeof(st));
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, IUID_MAX_MS, 0, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_true(st.ms == IUID_MAX_MS);
+	memset(&st, 0, sizeof(st));
+	assert_int_equal(idg_mono_next_at(&st, &iuid_cfg, IUID_MAX_MS, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_true(st.ms == IUID_MAX_MS);
+	/* a backfill walk that borrows the last millisecond, then past it */
+	st.valid = true;
+	st.at_ms = st.ms = IUID_MAX_MS - 1;
+	st.rand = IUID_MAX_RAND;
+	assert_int_equal(idg_mono_next_at(&st, &iuid_cfg, IUID_MAX_MS - 1, rng_splitmix, &seed), IDG_MONO_OK);
+	assert_true(st.ms == IUID_MAX_MS);
+	st.rand = IUID_MAX_RAND;
+	before = st;
+	assert_int_equal(idg_mono_next_at(&st, &iuid_cfg, IUID_MAX_MS, rng_splitmix, &seed), IDG_MONO_TIME_RANGE);
+	assert_memory_equal(&st, &before, sizeof(st));
+}
+
+/*
+ * A state that is not valid starts afresh at the clock, whatever it holds;
+ * with one bit of fraction (a 0.5 ms clock), a later half of the same
+ * millisecond takes a fresh field rather than an increment.
+ */
+static void
+test_mono_fresh_rules(void **state)
+{
+	static const idg_mono_cfg one_bit = {
+		.rand_bits = IUID_RAND_BITS,
+		.frac_bits = 1,
+		.inc_bits = 32,
+		.max_ms = IUID_MAX_MS,
+		.back_leeway_ms = 1000,
+	};
+	idg_mono	st = {.valid = false, .ms = 5000, .rand = 123};
+
+	(void) state;
+	assert_int_equal(idg_mono_next(&st, &iuid_cfg, 4000, 0, rng_zero, NULL), IDG_MONO_OK);
+	assert_true(st.valid && st.ms == 4000 && st.rand == 0);
+	memset(&st, 0, sizeof(st));
+	assert_int_equal(idg_mono_next(&st, &one_bit, 7000, 100000, rng_zero, NULL), IDG_MONO_OK);
+	assert_true(st.ms == 7000 && st.rand == 0);
+	/* the second half: the fraction bit on top of a fresh (zero) random part */
+	assert_int_equal(idg_mono_next(&st, &one_bit, 7000, 600000, rng_zero, NULL), IDG_MONO_OK);
+	assert_true(st.ms == 7000 && st.rand == UINT64_C(1) << (IUID_RAND_BITS - 1));
+	/* the same half again: an increment (1, with no randomness), not a fresh field */
+	assert_int_equal(idg_mono_next(&st, &one_bit, 7000, 600000, rng_zero, NULL), IDG_MONO_OK);
+	assert_true(st.ms == 7000 && st.rand == (UINT64_C(1) << (IUID_RAND_BITS - 1)) + 1);
 }
 
 /*
@@ -757,6 +816,15 @@ test_clock_frac_bits(void **state)
 	assert_int_equal(idg_clock_frac_bits(1000000, 12), 0);
 	assert_int_equal(idg_clock_frac_bits(15625000, 12), 0);
 	assert_int_equal(idg_clock_frac_bits(1, 4), 4);
+	/* a clock no better than a second, or the largest resolution there is: none */
+	assert_int_equal(idg_clock_frac_bits(UINT64_C(1000000000), 12), 0);
+	assert_int_equal(idg_clock_frac_bits(UINT64_MAX, 12), 0);
+	/*
+	 * A 1 ns clock tells 19 bits of a millisecond apart (10^6 / 2^19 is
+	 * 1.9 ns, 10^6 / 2^20 less than one); a resolution of 0 is read as 1 ns
+	 */
+	assert_int_equal(idg_clock_frac_bits(1, 20), 19);
+	assert_int_equal(idg_clock_frac_bits(0, 20), 19);
 }
 
 /*
@@ -1039,6 +1107,14 @@ test_b36_parse_errors(void **state)
 		{"0ITS0030Z ", B36_PARSE_BAD_CHAR, 9},
 		/* a bad character is named even past the ninth */
 		{"0ITS0030Z_", B36_PARSE_BAD_CHAR, 9},
+		/* the ends of the lower-case letters, and the bytes just outside them */
+		{"0ITS0030a", B36_PARSE_LOWER, 8},
+		{"0ITS0030`", B36_PARSE_BAD_CHAR, 8},
+		{"0ITS0030{", B36_PARSE_BAD_CHAR, 8},
+		{"0ITS0030@", B36_PARSE_BAD_CHAR, 8},
+		{"0ITS0030[", B36_PARSE_BAD_CHAR, 8},
+		{"0ITS0030/", B36_PARSE_BAD_CHAR, 8},
+		{"0ITS0030:", B36_PARSE_BAD_CHAR, 8},
 	};
 	size_t		i;
 
@@ -1133,6 +1209,37 @@ test_b36_counter_restart(void **state)
 	assert_true(new_second && sec == 701 && ctr == 0);
 }
 
+/*
+ * The epoch's own second, 0 (doc/formats.md: 000000000 is the epoch), is a
+ * second like any other; b36_state_init sets both fields whatever they held.
+ */
+static void
+test_b36_counter_epoch(void **state)
+{
+	b36_state	st = {.second = 12345, .next = 12345};
+	int64_t		sec = -1;
+	int			ctr = -1;
+	bool		new_second;
+
+	(void) state;
+	b36_state_init(&st, -1);
+	assert_int_equal(b36_state_next(&st, -1, &sec, &ctr, &new_second), B36_NEXT_RANGE);
+	assert_int_equal(b36_state_next(&st, 0, &sec, &ctr, &new_second), B36_NEXT_OK);
+	assert_true(new_second && sec == 0 && ctr == 0);
+	assert_int_equal(b36_state_next(&st, 0, &sec, &ctr, &new_second), B36_NEXT_OK);
+	assert_true(!new_second && sec == 0 && ctr == 1);
+	/* a restart whose high-water second is the epoch's: second 0 is used up */
+	b36_state_init(&st, 0);
+	assert_int_equal(b36_state_next(&st, 0, &sec, &ctr, &new_second), B36_NEXT_WAIT);
+	assert_int_equal(b36_state_next(&st, 1, &sec, &ctr, &new_second), B36_NEXT_OK);
+	assert_true(new_second && sec == 1 && ctr == 0);
+	/* and one from a state whose counter was left at 0 */
+	st.second = 0;
+	st.next = 0;
+	b36_state_init(&st, 700);
+	assert_int_equal(b36_state_next(&st, 700, &sec, &ctr, &new_second), B36_NEXT_WAIT);
+}
+
 static void
 test_b36_counter_range(void **state)
 {
@@ -1168,6 +1275,17 @@ static const struct
 	{"18446744073709551615", "00000LygHa16AHYF", "0000000000FFFFFFFFFFFFFFFF"},
 	{"9999999999999999999999999999", "agbFu5KnEQGxp4QB", "00204FCE5E3E2502610FFFFFFF"},
 	{"1088824355131185736905670087", "3zfAkCP7ZtzfeQYp", "000384A786907DB2AD82883DC7"},
+	/* a head group of nine digits exactly 10^8 (10^8, 10^17, 10^26) and neighbours */
+	{"99999999", "000000000006laZD", "00000000000000000005F5E0FF"},
+	{"100000000", "000000000006laZE", "00000000000000000005F5E100"},
+	{"100000001", "000000000006laZF", "00000000000000000005F5E101"},
+	{"99999999999999999", "0000007O044qYiZb", "0000000000016345785D89FFFF"},
+	{"100000000000000000", "0000007O044qYiZc", "0000000000016345785D8A0000"},
+	{"100000000000000001", "0000007O044qYiZd", "0000000000016345785D8A0001"},
+	{"99999999999999999999999999", "0MkFeIxDIMYatqxT", "000052B7D2DCC80CD2E3FFFFFF"},
+	{"100000000000000000000000000", "0MkFeIxDIMYatqxU", "000052B7D2DCC80CD2E4000000"},
+	{"100000000000000000000000001", "0MkFeIxDIMYatqxV", "000052B7D2DCC80CD2E4000001"},
+	{"9999999999999999999999999998", "agbFu5KnEQGxp4QA", "00204FCE5E3E2502610FFFFFFE"},
 };
 
 /* decimal digits of v the slow way: one 128-bit division per digit */
@@ -1195,6 +1313,11 @@ test_distid_decimal_format(void **state)
 		"999999999999999999", "1000000000000000000", "18446744073709551616",
 		"999999999999999999999999999", "1000000000000000000000000000",
 		"9999999999999999999999999999", "79228162514264337593543950335",
+		/* a head group exactly 10^8, and its neighbours */
+		"99999999", "100000000", "100000001", "99999999999999999", "100000000000000000",
+		"100000000000000001", "99999999999999999999999999", "100000000000000000000000000",
+		"100000000000000000000000001", "9999999999999999999999999998", "10000000000000000000000000000",
+		"100000000000000000000000000000000000", "100000000000000000000000000000000000000",
 		"340282366920938463463374607431768211455",
 	};
 	char		buf[40],
@@ -1212,6 +1335,54 @@ test_distid_decimal_format(void **state)
 			v = v * 10 + (unsigned) (*c - '0');
 		distid_format_decimal(v, buf);
 		assert_string_equal(buf, edges[i]);
+	}
+	/*
+	 * Every count of digits, in every chunk of nine: 10^k - 1, 10^k and
+	 * 10^k + 1 for k = 1 .. 38, written as their digits (nines; a one and
+	 * zeros; a one, zeros and a one)
+	 */
+	for (i = 1; i <= 38; i++)
+	{
+		char		digits[3][48];
+		int			which;
+
+		memset(digits[0], '9', i);
+		digits[0][i] = '\0';
+		digits[1][0] = '1';
+		memset(digits[1] + 1, '0', i);
+		digits[1][i + 1] = '\0';
+		strcpy(digits[2], digits[1]);
+		digits[2][i] = '1';
+		for (which = 0; which < 3; which++)
+		{
+			idg_u128	v = 0;
+			const char *c;
+
+			for (c = digits[which]; *c; c++)
+				v = v * 10 + (unsigned) (*c - '0');
+			distid_format_decimal(v, buf);
+			assert_string_equal(buf, digits[which]);
+		}
+	}
+	/*
+	 * every power of two and its neighbours, and powers of two times 10^9
+	 * and 10^18 (chunks of zeros below words of zeros), against the slow
+	 * reference
+	 */
+	for (i = 0; i < 128; i++)
+	{
+		idg_u128	p = (idg_u128) 1 << i;
+		idg_u128	vs[5] = {p - 1, p, p + 1,
+			i <= 98 ? p * UINT64_C(1000000000) : 0,
+			i <= 68 ? p * UINT64_C(1000000000) * UINT64_C(1000000000) : 0};
+		int			which;
+
+		for (which = 0; which < 5; which++)
+		{
+			decimal_reference(vs[which], want);
+			distid_format_decimal(vs[which], buf);
+			assert_string_equal(buf, want);
+		}
 	}
 	/* one chunk of nine digits, across its range (all 10^9 checked once, offline) */
 	for (i = 0; i < 1000000000; i += 9973)
@@ -1279,7 +1450,9 @@ test_distid_parse_errors(void **state)
 	size_t		off;
 
 	(void) state;
+	off = 99;
 	assert_int_equal(distid_parse_decimal("", &v, &off), DISTID_PARSE_EMPTY);
+	assert_int_equal(off, 0);
 	assert_int_equal(distid_parse_decimal("12a4", &v, &off), DISTID_PARSE_BAD_CHAR);
 	assert_int_equal(off, 2);
 	assert_int_equal(distid_parse_decimal("-1", &v, &off), DISTID_PARSE_BAD_CHAR);
@@ -1297,8 +1470,25 @@ test_distid_parse_errors(void **state)
 	assert_int_equal(off, 9);
 	/* blocks in range but the value above 10^28-1 */
 	assert_int_equal(distid_from_alphanumeric("zzzzz00000000000", &v, &off), DISTID_PARSE_RANGE);
-	/* the low block above 2^64-1 (the reference wraps it; we refuse) */
+	/* the low block above 2^64-1 (the reference wraps it; we refuse), named by its first character */
+	off = 99;
 	assert_int_equal(distid_from_alphanumeric("00000zzzzzzzzzzz", &v, &off), DISTID_PARSE_BLOCK_RANGE);
+	assert_int_equal(off, 5);
+	/* the characters around each range of the alphabet 0-9A-Za-z are no digits */
+	{
+		static const char outside[] = "/:@[`{_\x7f";
+		const char *c;
+
+		for (c = outside; *c; c++)
+		{
+			char		in[] = "3zfAkCP7ZtzfeQYp";
+
+			in[9] = *c;
+			off = 99;
+			assert_int_equal(distid_from_alphanumeric(in, &v, &off), DISTID_PARSE_BAD_CHAR);
+			assert_int_equal(off, 9);
+		}
+	}
 	assert_int_equal(distid_from_alphanumeric("", &v, &off), DISTID_PARSE_EMPTY);
 	/* 16 characters, 17 bytes: the multibyte one is named, not the length */
 	assert_int_equal(distid_from_alphanumeric("3zfAkCP7ZtzfeQY\xc3\xa9", &v, &off), DISTID_PARSE_BAD_CHAR);
@@ -1310,11 +1500,54 @@ test_distid_parse_errors(void **state)
 	assert_int_equal(distid_from_hex("000384A786907DB2AD82883DCG", &v, &off), DISTID_PARSE_BAD_CHAR);
 	assert_int_equal(off, 25);
 	assert_int_equal(distid_from_hex("00204FCE5E3E25026110000000", &v, &off), DISTID_PARSE_RANGE);
+	/* the first character counts like any other: out of range, or bad */
+	assert_int_equal(distid_from_hex("10000000000000000000000000", &v, &off), DISTID_PARSE_RANGE);
+	off = 99;
+	assert_int_equal(distid_from_hex("G0000000000000000000000000", &v, &off), DISTID_PARSE_BAD_CHAR);
+	assert_int_equal(off, 0);
+	/* lower-case hex to its last letter, f: 10^28-1 */
+	assert_int_equal(distid_from_hex("00204fce5e3e2502610fffffff", &v, &off), DISTID_PARSE_OK);
+	assert_true(v == distid_max());
+	/* the characters just outside 0-9, A-F and a-f */
+	{
+		static const char outside[] = "/:@G`g";
+		const char *c;
+
+		for (c = outside; *c; c++)
+		{
+			char		in[] = "00204FCE5E3E2502610FFFFFFF";
+
+			in[20] = *c;
+			off = 99;
+			assert_int_equal(distid_from_hex(in, &v, &off), DISTID_PARSE_BAD_CHAR);
+			assert_int_equal(off, 20);
+		}
+	}
+	/*
+	 * A byte outside ASCII is named before the length is judged (a multibyte
+	 * character would make the byte count misleading), from 0x80 on; DEL,
+	 * ASCII, is judged by the length first.
+	 */
+	off = 99;
+	assert_int_equal(distid_from_hex("00204FCE5E3E2502610FFFFF\x80", &v, &off), DISTID_PARSE_BAD_CHAR);
+	assert_int_equal(off, 24);
+	off = 99;
+	assert_int_equal(distid_from_hex("00204FCE5E3E2502610FFFFF\x7f", &v, &off), DISTID_PARSE_LENGTH);
+	assert_int_equal(off, 25);
+	/* an empty input's offset is its length, 0 */
+	off = 99;
+	assert_int_equal(distid_from_hex("", &v, &off), DISTID_PARSE_EMPTY);
+	assert_int_equal(off, 0);
 
 	assert_int_equal(uuid_from_alphanumeric("LygHa16AHYFLygHa16AHYF", u, &off), DISTID_PARSE_OK);
 	assert_int_equal(u[0], 0xFF);
 	assert_int_equal(u[15], 0xFF);
+	off = 99;
 	assert_int_equal(uuid_from_alphanumeric("LygHa16AHYGLygHa16AHYF", u, &off), DISTID_PARSE_BLOCK_RANGE);
+	assert_int_equal(off, 0);
+	off = 99;
+	assert_int_equal(uuid_from_alphanumeric("LygHa16AHYFLygHa16AHYG", u, &off), DISTID_PARSE_BLOCK_RANGE);
+	assert_int_equal(off, 11);
 	assert_int_equal(bigint_from_alphanumeric("AzL8n0Y58m7", &b, &off), DISTID_PARSE_OK);
 	assert_true(b == INT64_MAX);
 	assert_int_equal(bigint_from_alphanumeric("AzL8n0Y58m8", &b, &off), DISTID_PARSE_RANGE);
@@ -1332,6 +1565,8 @@ test_distid_alnum_other(void **state)
 	char		b11[BIGINT_ALNUM_LEN + 1] = {0};
 
 	(void) state;
+	/* the text ends where it should, whatever the buffer held */
+	memset(buf, 'x', sizeof(buf));
 	uuid_to_alphanumeric(d128, buf);
 	assert_string_equal(buf, "0nQkrErwxJd2MnCm41WZ5s");
 	assert_int_equal(uuid_from_alphanumeric(buf, back, &off), DISTID_PARSE_OK);
@@ -1476,6 +1711,91 @@ test_distid_gen_zero_random(void **state)
 	/* the largest increment is 2^41-1 */
 	assert_int_equal(distid_next(&g, 5000, rng_ones, NULL, &id), DISTID_GEN_OK);
 	assert_true((uint64_t) (id & 0xFFFFFFFFFFFF) == 2 + (UINT64_C(1) << 41) - 1);
+}
+
+/* the values of a script, one a call */
+typedef struct
+{
+	const uint64_t *v;
+	int			n;
+	int			at;
+} rng_script_state;
+
+static uint64_t
+rng_script(void *ctx)
+{
+	rng_script_state *s = ctx;
+
+	assert_true(s->at < s->n);
+	return s->v[s->at++];
+}
+
+/* one call of distid_next at now with the random value r; its id's parts */
+static distid_gen_status
+distid_next_with(distid_gen *g, uint64_t now, uint64_t r, uint64_t *ts, uint64_t *rand48)
+{
+	rng_script_state s = {&r, 1, 0};
+	idg_u128	id = 0;
+	distid_gen_status st = distid_next(g, now, rng_script, &s, &id);
+
+	*ts = distid_ts(id);
+	*rand48 = (uint64_t) id & idg_mask(DISTID_RAND_BITS);
+	return st;
+}
+
+/*
+ * The reference's boundaries (Architect.Identities 2.x:
+ * RandomSequence48.TryAddRandomBits, DistributedIdGenerator.CreateValues):
+ * an increment is the fresh value's low 41 bits, 1 when they are all 0, and
+ * overflows only past 2^48-1; on overflow the previous millisecond moves on
+ * while it stays below now - 1 ms (timestamp + leeway - 1), the generator
+ * sleeps while the previous one is at most the leeway past that, and
+ * follows the clock beyond; a timestamp needs at most 45 bits.
+ */
+static void
+test_distid_gen_edges(void **state)
+{
+	const uint64_t max48 = idg_mask(DISTID_RAND_BITS);
+	distid_gen	g = {0};
+	uint64_t	ts,
+				r;
+
+	(void) state;
+	/* the fresh value 100, then one whose 41 low bits are 0: an increment of 1 */
+	assert_int_equal(distid_next_with(&g, 5000, 100, &ts, &r), DISTID_GEN_OK);
+	assert_true(ts == 4000 && r == 100);
+	assert_int_equal(distid_next_with(&g, 5000, UINT64_C(1) << 41, &ts, &r), DISTID_GEN_OK);
+	assert_true(ts == 4000 && r == 101);
+	/* an increment that reaches 2^48-1 exactly fits */
+	g.prev_ts = 4000;
+	g.prev_rand = max48 - 7;
+	assert_int_equal(distid_next_with(&g, 5000, 7, &ts, &r), DISTID_GEN_OK);
+	assert_true(ts == 4000 && r == max48);
+	/* past it: the next millisecond, with the fresh value, while below now - 1 ms */
+	assert_int_equal(distid_next_with(&g, 5000, 9, &ts, &r), DISTID_GEN_OK);
+	assert_true(ts == 4001 && r == 9);
+	g.prev_ts = 4998;
+	g.prev_rand = max48;
+	assert_int_equal(distid_next_with(&g, 5000, 9, &ts, &r), DISTID_GEN_OK);
+	assert_true(ts == 4999 && r == 9);
+	/* at now - 1 ms: sleep */
+	g.prev_ts = 4999;
+	g.prev_rand = max48;
+	assert_int_equal(distid_next_with(&g, 5000, 9, &ts, &r), DISTID_GEN_SLEEP);
+	/* the previous millisecond up to the leeway past now - 1 ms: sleep; one more: the clock */
+	g.prev_ts = 4999 + 1000;
+	g.prev_rand = max48;
+	assert_int_equal(distid_next_with(&g, 5000, 9, &ts, &r), DISTID_GEN_SLEEP);
+	g.prev_ts = 4999 + 1001;
+	g.prev_rand = max48;
+	assert_int_equal(distid_next_with(&g, 5000, 9, &ts, &r), DISTID_GEN_OK);
+	assert_true(ts == 4000 && r == 9);
+	/* the last timestamp of 45 bits, 2^45 - 1 (3014-12-13 12:41:28.831 UTC), and the one after */
+	memset(&g, 0, sizeof(g));
+	assert_int_equal(distid_next_with(&g, UINT64_C(35184372088831) + 1000, 9, &ts, &r), DISTID_GEN_OK);
+	assert_true(ts == UINT64_C(35184372088831));
+	memset(&g, 0, sizeof(g));
+	assert_int_equal(distid_next_with(&g, UINT64_C(35184372088832) + 1000, 9, &ts, &r), DISTID_GEN_RANGE);
 }
 
 /*
@@ -1631,6 +1951,89 @@ test_distid128_gen_overflow(void **state)
 	assert_true(g.prev_ts == 1001);
 }
 
+/* the 75 random bits of a DistributedId128: the 12 after the version nibble, then the low 63 */
+static idg_u128
+distid128_r75(const uint8_t id[16])
+{
+	return ((idg_u128) (idg_load_be64(id) & 0xFFF) << 63) | (idg_load_be64(id + 8) & idg_mask(63));
+}
+
+/*
+ * The reference's boundaries with frac_bits 0 (Architect.Identities 2.x:
+ * RandomSequence75, DistributedId128Generator.CreateValues): 75 fresh bits,
+ * 0 becoming 1; an increment is the fresh value's low 58 bits, 1 when they
+ * are all 0, overflowing only past 2^75-1; on overflow the generator sleeps
+ * while the clock is less than a second behind, and follows it from a
+ * second on; the id keeps the previous millisecond while it increments.
+ * The timestamp has 48 bits.
+ */
+static void
+test_distid128_gen_edges(void **state)
+{
+	const idg_u128 max75 = ((idg_u128) 1 << 75) - 1;
+	distid128_gen g = {0};
+	uint8_t		id[16];
+
+	(void) state;
+	/* 75 fresh bits of nothing: 1 */
+	assert_int_equal(distid128_next(&g, 5000, 0, 0, rng_zero, NULL, id), DISTID_GEN_OK);
+	assert_true(distid128_r75(id) == 1 && idg_load_be64(id) >> 16 == 5000);
+	/* two draws a call (63 bits, then 12): an increment whose 58 bits are all 0 is 1 */
+	{
+		static const uint64_t v[] = {UINT64_C(1) << 58, 0};
+		rng_script_state sc = {v, 2, 0};
+
+		assert_int_equal(distid128_next(&g, 5000, 0, 0, rng_script, &sc, id), DISTID_GEN_OK);
+		assert_true(distid128_r75(id) == 2 && sc.at == 2);
+	}
+	/* an increment that reaches 2^75-1 exactly fits; the next overflows: sleep */
+	g.prev_ts = 5000;
+	g.prev_hi = (uint64_t) ((max75 - 5) >> 64);
+	g.prev_lo = (uint64_t) (max75 - 5);
+	{
+		static const uint64_t v[] = {5, 0, 1, 0};
+		rng_script_state sc = {v, 4, 0};
+
+		assert_int_equal(distid128_next(&g, 5000, 0, 0, rng_script, &sc, id), DISTID_GEN_OK);
+		assert_true(distid128_r75(id) == max75);
+		assert_int_equal(distid128_next(&g, 5000, 0, 0, rng_script, &sc, id), DISTID_GEN_SLEEP);
+	}
+	/* the clock 999 ms behind: sleep; 1000: follow it */
+	assert_int_equal(distid128_next(&g, 5000 - 999, 0, 0, rng_ones, NULL, id), DISTID_GEN_SLEEP);
+	assert_int_equal(distid128_next(&g, 5000 - 1000, 0, 0, rng_zero, NULL, id), DISTID_GEN_OK);
+	assert_true(idg_load_be64(id) >> 16 == 4000 && distid128_r75(id) == 1);
+	/* the clock 500 ms behind, an increment that fits: the id keeps 4000 */
+	assert_int_equal(distid128_next(&g, 3500, 0, 0, rng_zero, NULL, id), DISTID_GEN_OK);
+	assert_true(idg_load_be64(id) >> 16 == 4000 && distid128_r75(id) == 2);
+	/* the last millisecond of 48 bits, and the one after */
+	memset(&g, 0, sizeof(g));
+	assert_int_equal(distid128_next(&g, (UINT64_C(1) << 48) - 1, 0, 0, rng_zero, NULL, id), DISTID_GEN_OK);
+	assert_true(idg_load_be64(id) >> 16 == (UINT64_C(1) << 48) - 1);
+	memset(&g, 0, sizeof(g));
+	assert_int_equal(distid128_next(&g, UINT64_C(1) << 48, 0, 0, rng_zero, NULL, id), DISTID_GEN_RANGE);
+	/*
+	 * The random bits below the clock's fraction: 63 from one draw, more
+	 * from a second only when the fraction leaves more than 63 (12 bits of
+	 * fraction leave 63: one draw a call; 11 leave 64: the 64th drawn)
+	 */
+	memset(&g, 0, sizeof(g));
+	{
+		static const uint64_t v[] = {UINT64_MAX};
+		rng_script_state sc = {v, 1, 0};
+
+		assert_int_equal(distid128_next(&g, 5000, 0, 12, rng_script, &sc, id), DISTID_GEN_OK);
+		assert_true(sc.at == 1 && distid128_r75(id) == idg_mask(63));
+	}
+	memset(&g, 0, sizeof(g));
+	{
+		static const uint64_t v[] = {UINT64_MAX, UINT64_MAX};
+		rng_script_state sc = {v, 2, 0};
+
+		assert_int_equal(distid128_next(&g, 5000, 0, 11, rng_script, &sc, id), DISTID_GEN_OK);
+		assert_true(sc.at == 2 && distid128_r75(id) == (((idg_u128) 1 << 64) - 1));
+	}
+}
+
 /* ---------- public identities ---------- */
 
 static void
@@ -1668,6 +2071,13 @@ test_pubid_layouts(void **state)
 	pubid_plain_bigint(5, b);
 	b[0] = 1;
 	assert_false(pubid_unplain_bigint(b, &i));
+	assert_false(pubid_unplain_distid(b, &back));
+	/* every byte of the zero prefix counts: the last one of each */
+	pubid_plain_bigint(5, b);
+	b[7] = 1;
+	assert_false(pubid_unplain_bigint(b, &i));
+	pubid_plain_distid(1, b);
+	b[3] = 1;
 	assert_false(pubid_unplain_distid(b, &back));
 	/* above 10^28-1 is no distid */
 	memset(b, 0xFF, 16);
@@ -1758,6 +2168,30 @@ test_keyfile_keys(void **state)
 	assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_END);
 	keyfile_init(&r, "", 0);
 	assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_END);
+	/* nothing past len is read: a blank last line with blanks after len */
+	keyfile_init(&r, "    ", 2);
+	assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_END);
+
+	/* the ends of each range of the alphabet (A Z a z 0 9 + /), decoded by Python's base64 */
+	{
+		static const uint8_t ends[16] = {0x01, 0x96, 0xb3, 0xd3, 0xdf, 0xbf, 0x01, 0x96,
+		0xb3, 0xd3, 0xdf, 0xbf, 0x01, 0x96, 0xb3, 0xd3};
+
+		keyfile_init(&r, "AZaz09+/AZaz09+/AZaz0w==", 24);
+		assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_KEY);
+		assert_int_equal(len, 16);
+		assert_memory_equal(key, ends, 16);
+	}
+	/* '+' (62): 0xFB 0xEF 0xBE is "++++" (Python's base64) */
+	{
+		static const uint8_t plus[16] = {0xfb, 0xef, 0xbe, 0xfb, 0xef, 0xbe, 0xfb, 0xef,
+		0xbe, 0xfb, 0xef, 0xbe, 0xfb, 0xef, 0xbe, 0xf8};
+
+		keyfile_init(&r, "+++++++++++++++++++++A==", 24);
+		assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_KEY);
+		assert_int_equal(len, 16);
+		assert_memory_equal(key, plus, 16);
+	}
 
 	/* the partial last group of each padding, with bits at both its ends */
 	memset(seq, 0xFF, sizeof(seq));
@@ -1791,6 +2225,17 @@ test_keyfile_errors(void **state)
 		{"AAECAwQFBgcICQoLDA0ODw=x\n", KEYFILE_NOT_BASE64, 1, 0},
 		{"AAECAwQFBgcICQoLDA0ODw-_\n", KEYFILE_NOT_BASE64, 1, 0},	/* url-safe alphabet */
 		{"====\n", KEYFILE_NOT_BASE64, 1, 0},
+		/* at most two '=' */
+		{"AAAAAAAAAAAAAAAAAAAAA===\n", KEYFILE_NOT_BASE64, 1, 0},
+		/* a bad first character, and the bytes around each range of the alphabet */
+		{"*AAAAAAAAAAAAAAAAAAAAA==\n", KEYFILE_NOT_BASE64, 1, 0},
+		{"@AAAAAAAAAAAAAAAAAAAAA==\n", KEYFILE_NOT_BASE64, 1, 0},
+		{"[AAAAAAAAAAAAAAAAAAAAA==\n", KEYFILE_NOT_BASE64, 1, 0},
+		{"`AAAAAAAAAAAAAAAAAAAAA==\n", KEYFILE_NOT_BASE64, 1, 0},
+		{"{AAAAAAAAAAAAAAAAAAAAA==\n", KEYFILE_NOT_BASE64, 1, 0},
+		{":AAAAAAAAAAAAAAAAAAAAA==\n", KEYFILE_NOT_BASE64, 1, 0},
+		{",AAAAAAAAAAAAAAAAAAAAA==\n", KEYFILE_NOT_BASE64, 1, 0},
+		{".AAAAAAAAAAAAAAAAAAAAA==\n", KEYFILE_NOT_BASE64, 1, 0},
 		{"AAECAwQFBgcICQoLDA0O\n", KEYFILE_BAD_LENGTH, 1, 15},
 		{"\n\nAAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8g\n", KEYFILE_BAD_LENGTH, 3, 33},
 		{"AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4v", KEYFILE_BAD_LENGTH, 1, 48},
@@ -1806,15 +2251,37 @@ test_keyfile_errors(void **state)
 		int			len = -1;
 		keyfile_reader r;
 
+		memset(key, 0xAA, sizeof(key));
 		assert_int_equal(keyfile_first(cases[i].text, strlen(cases[i].text), &line, key, &len),
 						 cases[i].status);
 		assert_int_equal(line, cases[i].line);
 		if (cases[i].status == KEYFILE_BAD_LENGTH)
+		{
+			uint8_t		zero[KEYFILE_MAX_KEY] = {0};
+
 			assert_int_equal(len, cases[i].keylen);
+			/* no byte of the line, nor of what the buffer held, is left */
+			assert_memory_equal(key, zero, KEYFILE_MAX_KEY);
+		}
 		/* after an error the reader stops */
 		keyfile_init(&r, cases[i].text, strlen(cases[i].text));
 		(void) keyfile_next(&r, key, &len);
 		assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_END);
+	}
+
+	/* after an error the reader stops even where a valid key follows */
+	{
+		static const char *const texts[] = {"not base64!\nAAECAwQFBgcICQoLDA0ODw==\n",
+		"AAAA\nAAECAwQFBgcICQoLDA0ODw==\n"};
+		keyfile_reader r;
+		int			len;
+
+		for (i = 0; i < 2; i++)
+		{
+			keyfile_init(&r, texts[i], strlen(texts[i]));
+			assert_int_equal(keyfile_next(&r, key, &len), i == 0 ? KEYFILE_NOT_BASE64 : KEYFILE_BAD_LENGTH);
+			assert_int_equal(keyfile_next(&r, key, &len), KEYFILE_END);
+		}
 	}
 
 	/* a valid key, then a NUL byte on line 2: not a text file */
@@ -1851,6 +2318,9 @@ test_flaxid_vectors(void **state)
 	assert_true(back == v && flaxid_ms(back) == UINT64_C(24869425807));
 	flaxid_format(0, text);
 	assert_string_equal(text, "----------------");
+	/* the random part is 56 bits: what a caller passes above them is left out */
+	assert_true(flaxid_compose(5, UINT64_MAX) == (((idg_u128) 5 << 56) | ((UINT64_C(1) << 56) - 1)));
+	assert_true(flaxid_compose(0, UINT64_C(1) << 56) == 0);
 	/* the largest time, from Python */
 	flaxid_format(flaxid_compose(FLAXID_MAX_MS, 0), text);
 	assert_string_equal(text, "zzzzzzw---------");
@@ -2758,6 +3228,7 @@ main(void)
 		cmocka_unit_test(test_mono_overflow_boundary),
 		cmocka_unit_test(test_mono_burst_borrows_many),
 		cmocka_unit_test(test_mono_time_range),
+		cmocka_unit_test(test_mono_fresh_rules),
 		cmocka_unit_test(test_mono_random_walk),
 		cmocka_unit_test(test_mono_frac_layout),
 		cmocka_unit_test(test_mono_frac_orders_backends),
@@ -2774,6 +3245,7 @@ main(void)
 		cmocka_unit_test(test_b36_counter_exhaustion),
 		cmocka_unit_test(test_b36_counter_clock_back),
 		cmocka_unit_test(test_b36_counter_restart),
+		cmocka_unit_test(test_b36_counter_epoch),
 		cmocka_unit_test(test_b36_counter_range),
 		cmocka_unit_test(test_distid_vectors),
 		cmocka_unit_test(test_distid_decimal_format),
@@ -2783,9 +3255,11 @@ main(void)
 		cmocka_unit_test(test_distid_gen_sustained_rate),
 		cmocka_unit_test(test_distid_gen_rewind),
 		cmocka_unit_test(test_distid_gen_zero_random),
+		cmocka_unit_test(test_distid_gen_edges),
 		cmocka_unit_test(test_distid128_pack),
 		cmocka_unit_test(test_distid128_gen),
 		cmocka_unit_test(test_distid128_gen_overflow),
+		cmocka_unit_test(test_distid128_gen_edges),
 		cmocka_unit_test(test_distid128_rate),
 		cmocka_unit_test(test_distid128_frac_orders_backends),
 		cmocka_unit_test(test_pubid_layouts),

@@ -6,6 +6,9 @@
 - time_bounds.py: every row of sql/ranges.sql's vector table is a row the
   generator computes (type, time, least id, greatest id), and every row it
   computes is in the table;
+- distid_forms.py: the distid vector tables of test/unit/test_core.c
+  (distid_vectors) and sql/distid.sql hold exactly its rows (decimal,
+  alphanumeric, hex);
 - odds.py: every row of a user page's table that has columns of fresh
   random bits and collisions and names a generator odds.py computes (with
   its clock, where the table has one) quotes its figures, at the page's
@@ -59,6 +62,20 @@ check(not rows - computed, 'every bound in sql/ranges.sql is the one time_bounds
       '\n'.join('\t'.join(r) for r in sorted(rows - computed)))
 check(not computed - rows, 'every bound time_bounds.py computes is in sql/ranges.sql',
       '\n'.join('\t'.join(r) for r in sorted(computed - rows)))
+
+# distid_forms.py against the distid vector tables of the unit and regression tests
+computed = set(tuple(line.split('\t')) for line in run('distid_forms.py').splitlines())
+sql = open(os.path.join(ROOT, 'sql', 'distid.sql')).read()
+unit = open(os.path.join(ROOT, 'test', 'unit', 'test_core.c')).read()
+for where, rows in (
+        ('sql/distid.sql', set(re.findall(r"\('(\d+)', '([0-9A-Za-z]{16})', '([0-9A-F]{26})'\)", sql))),
+        ('test/unit/test_core.c distid_vectors', set(re.findall(
+            r'\{"(\d+)", "([0-9A-Za-z]{16})", "([0-9A-F]{26})"\}',
+            unit[unit.index('distid_vectors[] = {'):unit.index('};', unit.index('distid_vectors[] = {'))])))):
+    check(not rows - computed, 'every distid row of %s is the one distid_forms.py computes' % where,
+          '\n'.join('\t'.join(r) for r in sorted(rows - computed)))
+    check(not computed - rows, 'every distid row distid_forms.py computes is in %s' % where,
+          '\n'.join('\t'.join(r) for r in sorted(computed - rows)))
 
 
 def tables(text):
