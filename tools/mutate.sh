@@ -4,7 +4,9 @@
 # && and || swapped, expression statements deleted, return values negated)
 # planted one at a time in a copy of the tree; for each, the fast suites:
 # the unit tests (test/unit, built with WERROR= so that a mutant which only
-# warns still counts), and when they pass, idgen built, installed and the
+# warns still counts), for a file the simulation links (test/sim: b36gen,
+# b36sync, waitline, base36) IDGEN_MUTATE_SIM_SCHEDULES of its schedules
+# (default 20000, from seed 1), and when they pass, idgen built, installed and the
 # regression tests run against a scratch cluster with idgen preloaded and a
 # worker id (tools/lib.sh's IDGEN_REGRESS_CONF, make installcheck
 # WORKER=yes; without the hostile database's two tests, which check SQL
@@ -19,8 +21,9 @@
 #   IDGEN_MUTATE_ONLY=FILE             only the mutants FILE (such results) says survived
 #                                      (with IDGEN_MUTATE_OUT: again after new tests)
 #
-# Each mutant ends as one of: killed (by unit, by regress, or the server
+# Each mutant ends as one of: killed (by unit, by sim, by regress, or the server
 # not starting), timed out (its unit run past IDGEN_MUTATE_UNIT_SECONDS or
+# its simulation past IDGEN_MUTATE_SIM_SECONDS or
 # its regression run past IDGEN_MUTATE_REGRESS_SECONDS: counted as killed),
 # survived, not built (the compiler refuses it: not counted).  Prints a
 # line per mutant, then per file and per folder: killed, survived, timed
@@ -35,6 +38,8 @@ source "$(dirname "$0")/lib.sh"
 
 IDGEN_MUTATE_UNIT_SECONDS=${IDGEN_MUTATE_UNIT_SECONDS:-120}
 IDGEN_MUTATE_REGRESS_SECONDS=${IDGEN_MUTATE_REGRESS_SECONDS:-600}
+IDGEN_MUTATE_SIM_SECONDS=${IDGEN_MUTATE_SIM_SECONDS:-300}
+IDGEN_MUTATE_SIM_SCHEDULES=${IDGEN_MUTATE_SIM_SCHEDULES:-20000}
 MUTANTS="/usr/bin/python3 $IDGEN_ROOT/tools/mutants.py"
 
 files=("$@")
@@ -81,6 +86,24 @@ unit_run() {
 	done
 	return 0
 }
+# the sources the simulation links (test/sim/Makefile's SRCS and HDRS)
+SIM_SRCS=(src/core/b36gen.c src/core/b36sync.c src/core/waitline.c src/core/base36.c)
+sim_links() {
+	case " ${SIM_SRCS[*]} ${SIM_SRCS[*]//.c/.h} " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+# sim_run: 0 passed, 1 failed (or not built: the unit tests built the same
+# code, without -Werror, so only a sim-only error is left), 124 timed out
+sim_run() {
+	local rc=0
+	(cd "$B/test/sim" && ${CC:-cc} -O2 -std=c99 -D_POSIX_C_SOURCE=200809L -I../../src/core \
+		-o "$IDGEN_WORK/sim_b36gen" sim_b36gen.c "${SIM_SRCS[@]/#/../../}") >"$IDGEN_WORK/sim.log" 2>&1 || return 1
+	timeout -k 5 "$IDGEN_MUTATE_SIM_SECONDS" "$IDGEN_WORK/sim_b36gen" -n "$IDGEN_MUTATE_SIM_SCHEDULES" \
+		>>"$IDGEN_WORK/sim.log" 2>&1 || rc=$?
+	[ "$rc" -eq 0 ] && return 0
+	[ "$rc" -eq 124 ] && return 124
+	return 1
+}
 ext_build() {
 	make -s -C "$B" PG_CONFIG="$PG_CONFIG" >"$IDGEN_WORK/ext-build.log" 2>&1 && cp "$B/idgen.so" "$SO_DEST"
 }
@@ -121,6 +144,7 @@ regress_run() {
 
 unit_build || { cat "$IDGEN_WORK/unit-build.log"; say "mutate: the unit tests do not build"; exit 1; }
 unit_run || { cat "$IDGEN_WORK/unit.log"; say "mutate: the unit tests fail on the tree as it is"; exit 1; }
+sim_run || { cat "$IDGEN_WORK/sim.log"; say "mutate: the simulation fails on the tree as it is"; exit 1; }
 idgen_cluster_start "${IDGEN_REGRESS_CONF[@]}" || { say "mutate: no cluster"; exit 1; }
 t=$(date +%s)
 regress_run || { cat "$IDGEN_WORK/regress.log"; cat "$IDGEN_WORK/regress/regression.diffs" 2>/dev/null || true
@@ -147,6 +171,14 @@ while IFS=$'\t' read -r -u 3 id file line fn kind desc eq; do
 		124) verdict="timed out (unit)" ;;
 		*) verdict="killed (unit)" ;;
 		esac
+		if [ -z "$verdict" ] && sim_links "$file"; then
+			sim_run && rc=0 || rc=$?
+			case $rc in
+			0) ;;
+			124) verdict="timed out (sim)" ;;
+			*) verdict="killed (sim)" ;;
+			esac
+		fi
 		if [ -z "$verdict" ]; then
 			if ! ext_build; then
 				verdict="not built"
