@@ -2924,6 +2924,7 @@ g_reserve(b36g_call *c, int64_t second, uint64_t lsn, bool file)
 	assert_int_equal(c->second, second);
 	assert_int_equal(b36g_logged(&g_m, c, lsn), B36G_FLUSH);
 	assert_int_equal(c->lsn, lsn);
+	assert_int_equal(c->wake, -1);
 	assert_int_equal(g_step(c, second), B36G_RESERVED);
 	assert_int_equal(g_shared.res.reserved, second);
 	assert_int_equal(g_shared.res.lsn, lsn);
@@ -2986,6 +2987,7 @@ test_b36gen_line(void **state)
 	assert_int_equal(g_step(&a, 100), B36G_WAIT_CLOCK);
 	assert_int_equal(g_step(&b, 101), B36G_WAIT_LINE);
 	assert_int_equal(b.ahead, 1);
+	assert_int_equal(b.wake, -1);
 	assert_int_equal(b.sleep_ms, B36G_LINE_SLEEP_MS);
 	assert_int_equal(g_step(&d, 101), B36G_WAIT_LINE);
 	assert_int_equal(d.ahead, 2);
@@ -2999,6 +3001,9 @@ test_b36gen_line(void **state)
 	assert_int_equal(g_step(&b, 101), B36G_ID);
 	assert_int_equal(b36_counter(b.id), 1);
 	assert_int_equal(b.wake, 3);
+	/* an error after that: b is in no line, and abandoning it wakes nobody */
+	assert_false(b36g_abandon(&g_m, &b));
+	assert_int_equal(b.wake, -1);
 	/* a new call comes after d, even with a counter left */
 	b36g_call_init(&a, 0, 2, B36S_OFF);
 	assert_int_equal(g_step(&a, 101), B36G_WAIT_LINE);
@@ -3058,6 +3063,8 @@ test_b36gen_wait_alone(void **state)
 	g_view.released[2] = 0;
 	assert_int_equal(g_step(&a, 101), B36G_WAIT_STANDBYS);
 	assert_int_equal(b36_counter(a.id), 2);
+	/* the second it holds (the wait's error context names it) */
+	assert_int_equal(a.second, 101);
 	assert_false(b36g_abandon(&g_m, &a));
 	assert_int_equal(a.wake, -1);
 	b36g_call_init(&b, 0, 2, B36S_OFF);
@@ -3073,6 +3080,40 @@ test_b36gen_wait_alone(void **state)
 	assert_int_equal(b.lsn, 31);
 	g_view.flushed = 31;
 	assert_int_equal(g_step(&b, 102), B36G_ID);
+}
+
+/*
+ * A reservation that ended during a call stands for the clock (the call
+ * takes from its second, however slow it was); that second used up, the
+ * call sleeps 1 ms, not until a second already past, and from then on only
+ * a new second will do.
+ */
+static void
+test_b36gen_reserved_past(void **state)
+{
+	b36g_call	a, b, d, e;
+
+	(void) state;
+	g_reset(-1, 100);
+	b36g_call_init(&a, 0, 1, B36S_OFF);
+	b36g_call_init(&d, 0, 3, B36S_OFF);
+	b36g_call_init(&e, 0, 0, B36S_OFF);
+	b36g_call_init(&b, 0, 2, B36S_OFF);
+	assert_int_equal(g_step(&a, 100), B36G_WAIT_CLOCK);
+	assert_int_equal(g_step(&d, 101), B36G_WAIT_LINE);
+	assert_int_equal(g_step(&e, 101), B36G_WAIT_LINE);
+	assert_int_equal(g_step(&b, 101), B36G_WAIT_LINE);
+	g_reserve(&a, 101, 10, true);
+	assert_int_equal(g_step(&a, 101), B36G_ID);
+	assert_int_equal(g_step(&d, 101), B36G_ID);
+	assert_int_equal(g_step(&e, 101), B36G_ID);
+	assert_int_equal(b36_counter(e.id), 2);
+	/* b, first now, at 102.000: 101 stands for its clock, and is used up */
+	assert_int_equal(b36g_step(&g_m, &b, g_ms(102, 0), g_read_view, NULL), B36G_WAIT_CLOCK);
+	assert_int_equal(b.sleep_ms, 1);
+	assert_true(b36g_in_line(&g_m, &b));
+	assert_int_equal(b36g_step(&g_m, &b, g_ms(102, 1), g_read_view, NULL), B36G_WRITE_FILE);
+	assert_int_equal(b.second, 102);
 }
 
 /*
@@ -3279,6 +3320,7 @@ main(void)
 		cmocka_unit_test(test_b36gen_reserve_and_budget),
 		cmocka_unit_test(test_b36gen_line),
 		cmocka_unit_test(test_b36gen_wait_alone),
+		cmocka_unit_test(test_b36gen_reserved_past),
 		cmocka_unit_test(test_b36gen_reservation_and_own_record),
 		cmocka_unit_test(test_b36gen_start_redo),
 	};
