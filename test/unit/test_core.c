@@ -2971,6 +2971,11 @@ test_b36gen_reserve_and_budget(void **state)
 	assert_int_equal(g_step(&c, 201), B36G_WAIT_CLOCK);
 	g_reserve(&c, 202, 42, false);
 	assert_int_equal(g_shared.file_second, 205);
+	/* the clock 50 s behind the file: it looks again in a second, not 51 */
+	b36g_start(&g_m, 200, 150, false, 0, 3);
+	b36g_call_init(&c, 7, 0, B36S_LOCAL);
+	assert_int_equal(g_step(&c, 150), B36G_WAIT_CLOCK);
+	assert_int_equal(c.sleep_ms, 1000);
 }
 
 static void
@@ -2988,7 +2993,8 @@ test_b36gen_line(void **state)
 	assert_int_equal(g_step(&b, 101), B36G_WAIT_LINE);
 	assert_int_equal(b.ahead, 1);
 	assert_int_equal(b.wake, -1);
-	assert_int_equal(b.sleep_ms, B36G_LINE_SLEEP_MS);
+	/* doc/base36id.md: a waiting call looks again at least once a second */
+	assert_int_equal(b.sleep_ms, 1000);
 	assert_int_equal(g_step(&d, 101), B36G_WAIT_LINE);
 	assert_int_equal(d.ahead, 2);
 	/* woken early, b is still not first */
