@@ -2697,6 +2697,23 @@ have(const b36s_view *v, uint64_t lsn, int level)
 	return b36s_judge(&w, lsn, level) == B36S_CONFIRMED;
 }
 
+/*
+ * The level a call asks for: the higher of the floor and the session's
+ * synchronous_commit, in PostgreSQL's SyncCommitLevel (off 0, local 1,
+ * remote_write 2, remote_flush 3, remote_apply 4: access/xact.h).
+ */
+static void
+test_b36sync_level(void **state)
+{
+	(void) state;
+	assert_int_equal(b36s_level(0, 0), 0);
+	assert_int_equal(b36s_level(0, 4), 4);
+	assert_int_equal(b36s_level(4, 0), 4);
+	assert_int_equal(b36s_level(3, 2), 3);
+	assert_int_equal(b36s_level(2, 3), 3);
+	assert_int_equal(b36s_level(1, 1), 1);
+}
+
 static void
 test_b36sync_judge(void **state)
 {
@@ -3318,6 +3335,7 @@ main(void)
 		cmocka_unit_test(test_flaxid_bytes),
 		cmocka_unit_test(test_waitline_order),
 		cmocka_unit_test(test_waitline_model),
+		cmocka_unit_test(test_b36sync_level),
 		cmocka_unit_test(test_b36sync_judge),
 		cmocka_unit_test(test_b36sync_stale_config),
 		cmocka_unit_test(test_b36sync_released),
