@@ -15,7 +15,9 @@ Usage:
                                    folder and in all, with the scores
 
 The mutations (in code and #define bodies; never in comments, strings,
-#include or #if lines):
+#include or #if lines, nor in a block compiled only with a *_MUTANT_*
+macro defined, which test/sim/mutants.sh plants and the extension never
+compiles):
   ror     each relational or equality operator flipped: < to <=, <= to <,
           > to >=, >= to >, == to !=, != to ==
   const   each integer constant +1 and -1 (0 becomes 1 and (-1))
@@ -252,10 +254,39 @@ def is_expression_statement(toks, i, j):
     return True
 
 
+PLANTED = re.compile(r"\b\w+_MUTANT_\w+\b")
+CONDITIONAL = re.compile(r"\s*#\s*(ifdef|ifndef|if|elif|else|endif)\b(.*)")
+
+
+def planted_lines(lines):
+    """Numbers of the lines compiled only with a *_MUTANT_* macro defined:
+    the mistakes test/sim/mutants.sh plants (#ifdef X_MUTANT_Y up to its
+    #else or #endif, #ifndef X_MUTANT_Y from its #else), never the
+    extension's code, so never mutated."""
+    out, stack = set(), []   # per open conditional: is the current branch planted
+    for n, line in enumerate(lines, 1):
+        m = CONDITIONAL.match(line)
+        if m:
+            d, rest = m.group(1), m.group(2)
+            if d in ("ifdef", "ifndef", "if"):
+                kind = ("pos" if d != "ifndef" else "neg") if PLANTED.search(rest) else None
+                stack.append([kind, kind == "pos"])
+            elif d in ("else", "elif") and stack:
+                kind = stack[-1][0]
+                stack[-1][1] = kind == "neg" or (kind == "pos" and d == "elif")
+            elif d == "endif" and stack:
+                stack.pop()
+            continue
+        if any(planted for _, planted in stack):
+            out.add(n)
+    return out
+
+
 def mutants(path):
     with open(path, encoding="utf-8") as f:
         src = f.read()
     lines = src.split("\n")
+    planted = planted_lines(lines)
     toks = tokenize(src)
     owner = functions(toks)
     depth = paren_depths(toks)
@@ -265,6 +296,8 @@ def mutants(path):
         t = toks[i]
         fn = owner[i][0] if owner[i] else "-"
         line_no = t.line
+        if line_no in planted:
+            return
         orig = lines[line_no - 1]
         line_start = src.rfind("\n", 0, s) + 1
         if "\n" in src[s:e]:
