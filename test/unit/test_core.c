@@ -2794,6 +2794,30 @@ test_b36sync_stale_config(void **state)
 	assert_false(have(&v, 100, B36S_FLUSH));
 	sb_slots[1].pos[1] = 100;
 	assert_true(have(&v, 100, B36S_FLUSH));
+
+	/*
+	 * No candidate at all (both stopped streaming), the configuration
+	 * current or not: nobody has it, as core releases no commit then.
+	 */
+	v = sb_two(0, 1, 100, 1, 2, 100);
+	sb_slots[0].streaming = false;
+	sb_slots[1].streaming = false;
+	assert_false(have(&v, 100, B36S_FLUSH));
+	v.config_current = false;
+	assert_false(have(&v, 100, B36S_FLUSH));
+	v.config_current = true;
+	v.takes_reloads = false;
+	assert_false(have(&v, 100, B36S_FLUSH));
+
+	/*
+	 * A walsender that exited leaves its slot with pid 0 and the rest as it
+	 * was (core's WalSndKill() clears only the pid): no candidate, however
+	 * high its priority and far its position.
+	 */
+	v = sb_two(0, 2, 40, 1, 1, 100);
+	assert_true(have(&v, 100, B36S_FLUSH));
+	sb_slots[1].pid = 0;
+	assert_false(have(&v, 100, B36S_FLUSH));
 }
 
 /*
@@ -2850,6 +2874,10 @@ test_b36sync_protocol(void **state)
 	memset(sb_slots, 0, sizeof(sb_slots));
 	sb_set(0, 11, 1, 0, 5, 0);
 	v = sb_view(B36S_FIRST, 1);
+	/* on memory full of 0x5a bytes: the inits must set what is read */
+	memset(&r, 0x5a, sizeof(r));
+	memset(&c1, 0x5a, sizeof(c1));
+	memset(&c2, 0x5a, sizeof(c2));
 	b36s_init(&r, 7);
 	b36s_call_init(&c1, B36S_FLUSH);
 	b36s_call_init(&c2, B36S_LOCAL);
@@ -2915,6 +2943,21 @@ g_step(b36g_call *c, int64_t second)
 	return b36g_step(&g_m, c, g_ms(second, 250), g_read_view, NULL);
 }
 
+/*
+ * b36g_start() on memory full of g_poison bytes: it must set every field a call reads
+ * (the server's shared memory is new at each start, but nothing promises
+ * zeros).
+ */
+static unsigned char g_poison = 0x5a;
+
+static void
+g_start(int64_t file_second, int64_t clock, bool archive_recovery, int damaged, int budget)
+{
+	memset(&g_shared, g_poison, sizeof(g_shared));
+	memset(g_members, 0x5a, sizeof(g_members));
+	b36g_start(&g_m, file_second, clock, archive_recovery, damaged, budget);
+}
+
 static void
 g_reset(int64_t file_second, int64_t clock)
 {
@@ -2922,7 +2965,7 @@ g_reset(int64_t file_second, int64_t clock)
 	g_view.flushed = 1000;
 	g_view.takes_reloads = true;
 	g_view.config_current = true;
-	b36g_start(&g_m, file_second, clock, false, 0, 3);
+	g_start(file_second, clock, false, 0, 3);
 }
 
 /* the reservation of second, from the call's first step to its publication */
@@ -2978,18 +3021,18 @@ test_b36gen_reserve_and_budget(void **state)
 	b36g_call_init(&c, 7, 0, B36S_LOCAL);
 	assert_int_equal(g_step(&c, 101), B36G_WAIT_CLOCK);
 	/* a second already in the file is not written again */
-	b36g_start(&g_m, 200, 150, false, 0, 3);
+	g_start(200, 150, false, 0, 3);
 	b36g_call_init(&c, 7, 0, B36S_LOCAL);
 	assert_int_equal(g_step(&c, 200), B36G_WAIT_CLOCK);
 	g_reserve(&c, 201, 41, true);
-	b36g_start(&g_m, 201, 150, false, 0, 3);
+	g_start(201, 150, false, 0, 3);
 	g_shared.file_second = 205;
 	b36g_call_init(&c, 7, 0, B36S_LOCAL);
 	assert_int_equal(g_step(&c, 201), B36G_WAIT_CLOCK);
 	g_reserve(&c, 202, 42, false);
 	assert_int_equal(g_shared.file_second, 205);
 	/* the clock 50 s behind the file: it looks again in a second, not 51 */
-	b36g_start(&g_m, 200, 150, false, 0, 3);
+	g_start(200, 150, false, 0, 3);
 	b36g_call_init(&c, 7, 0, B36S_LOCAL);
 	assert_int_equal(g_step(&c, 150), B36G_WAIT_CLOCK);
 	assert_int_equal(c.sleep_ms, 1000);
@@ -3112,11 +3155,10 @@ test_b36gen_wait_alone(void **state)
  * a new second will do.
  */
 static void
-test_b36gen_reserved_past(void **state)
+reserved_past(void)
 {
 	b36g_call	a, b, d, e;
 
-	(void) state;
 	g_reset(-1, 100);
 	b36g_call_init(&a, 0, 1, B36S_OFF);
 	b36g_call_init(&d, 0, 3, B36S_OFF);
@@ -3137,6 +3179,17 @@ test_b36gen_reserved_past(void **state)
 	assert_true(b36g_in_line(&g_m, &b));
 	assert_int_equal(b36g_step(&g_m, &b, g_ms(102, 1), g_read_view, NULL), B36G_WRITE_FILE);
 	assert_int_equal(b.second, 102);
+}
+
+static void
+test_b36gen_reserved_past(void **state)
+{
+	(void) state;
+	reserved_past();
+	/* again from memory full of ones: the count of reservations is one too */
+	g_poison = 0xff;
+	reserved_past();
+	g_poison = 0x5a;
 }
 
 /*
@@ -3203,7 +3256,7 @@ test_b36gen_start_redo(void **state)
 
 	(void) state;
 	/* a damaged state file: every call refuses */
-	b36g_start(&g_m, -1, 100, false, 3, 3);
+	g_start(-1, 100, false, 3, 3);
 	b36g_call_init(&c, 0, 0, B36S_OFF);
 	assert_int_equal(g_step(&c, 100), B36G_DAMAGED);
 	assert_int_equal(b36g_redo(&g_m, 300, 300, &sync), -1);
@@ -3234,12 +3287,12 @@ test_b36gen_start_redo(void **state)
 	b36g_file_written(&g_m, 150, true);
 	assert_int_equal(b36g_redo_end(&g_m), -1);
 	/* a restart (the file as written, synced or not) fsyncs nothing anew */
-	b36g_start(&g_m, 150, 90, true, 0, 3);
+	g_start(150, 90, true, 0, 3);
 	assert_int_equal(g_shared.floor, 150);
 	assert_int_equal(b36g_redo(&g_m, 145, 91, &sync), -1);
 	assert_int_equal(b36g_redo_end(&g_m), -1);
 	/* the first generation after a promotion skips the clock's second */
-	b36g_start(&g_m, 10, 100, true, 0, 3);
+	g_start(10, 100, true, 0, 3);
 	b36g_call_init(&c, 0, 0, B36S_OFF);
 	assert_int_equal(g_step(&c, 105), B36G_WAIT_CLOCK);
 	assert_int_equal(g_shared.floor, 105);
