@@ -2958,6 +2958,14 @@ g_start(int64_t file_second, int64_t clock, bool archive_recovery, int damaged, 
 	b36g_start(&g_m, file_second, clock, archive_recovery, damaged, budget);
 }
 
+/* a call on the stack, as the glue's: b36g_call_init() on garbage */
+static void
+g_call(b36g_call *c, int worker, int member, int level)
+{
+	memset(c, 0x5a, sizeof(*c));
+	b36g_call_init(c, worker, member, level);
+}
+
 static void
 g_reset(int64_t file_second, int64_t clock)
 {
@@ -2999,7 +3007,7 @@ test_b36gen_reserve_and_budget(void **state)
 	/* the state file says 99, the clock 100: second 100 may have been used */
 	g_reset(99, 100);
 	assert_int_equal(g_shared.floor, 100);
-	b36g_call_init(&c, 7, 0, B36S_LOCAL);
+	g_call(&c, 7, 0, B36S_LOCAL);
 	/* 100 is used up: wait for 101, first in line, until 101.000 */
 	assert_int_equal(g_step(&c, 100), B36G_WAIT_CLOCK);
 	assert_int_equal(c.sleep_ms, 750);
@@ -3012,28 +3020,28 @@ test_b36gen_reserve_and_budget(void **state)
 	assert_false(b36g_in_line(&g_m, &c));
 	assert_int_equal(c.wake, -1);
 	/* the budget: two more in 101, then a wait for 102 */
-	b36g_call_init(&c, 7, 0, B36S_LOCAL);
+	g_call(&c, 7, 0, B36S_LOCAL);
 	assert_int_equal(g_step(&c, 101), B36G_ID);
 	assert_int_equal(b36_counter(c.id), 1);
-	b36g_call_init(&c, 7, 0, B36S_LOCAL);
+	g_call(&c, 7, 0, B36S_LOCAL);
 	assert_int_equal(g_step(&c, 101), B36G_ID);
 	assert_int_equal(b36_counter(c.id), 2);
-	b36g_call_init(&c, 7, 0, B36S_LOCAL);
+	g_call(&c, 7, 0, B36S_LOCAL);
 	assert_int_equal(g_step(&c, 101), B36G_WAIT_CLOCK);
 	/* a second already in the file is not written again */
 	g_start(200, 150, false, 0, 3);
-	b36g_call_init(&c, 7, 0, B36S_LOCAL);
+	g_call(&c, 7, 0, B36S_LOCAL);
 	assert_int_equal(g_step(&c, 200), B36G_WAIT_CLOCK);
 	g_reserve(&c, 201, 41, true);
 	g_start(201, 150, false, 0, 3);
 	g_shared.file_second = 205;
-	b36g_call_init(&c, 7, 0, B36S_LOCAL);
+	g_call(&c, 7, 0, B36S_LOCAL);
 	assert_int_equal(g_step(&c, 201), B36G_WAIT_CLOCK);
 	g_reserve(&c, 202, 42, false);
 	assert_int_equal(g_shared.file_second, 205);
 	/* the clock 50 s behind the file: it looks again in a second, not 51 */
 	g_start(200, 150, false, 0, 3);
-	b36g_call_init(&c, 7, 0, B36S_LOCAL);
+	g_call(&c, 7, 0, B36S_LOCAL);
 	assert_int_equal(g_step(&c, 150), B36G_WAIT_CLOCK);
 	assert_int_equal(c.sleep_ms, 1000);
 }
@@ -3045,9 +3053,9 @@ test_b36gen_line(void **state)
 
 	(void) state;
 	g_reset(-1, 100);
-	b36g_call_init(&a, 0, 2, B36S_OFF);
-	b36g_call_init(&b, 0, 0, B36S_OFF);
-	b36g_call_init(&d, 0, 3, B36S_OFF);
+	g_call(&a, 0, 2, B36S_OFF);
+	g_call(&b, 0, 0, B36S_OFF);
+	g_call(&d, 0, 3, B36S_OFF);
 	/* a waits for the next second, first; b and d join behind it */
 	assert_int_equal(g_step(&a, 100), B36G_WAIT_CLOCK);
 	assert_int_equal(g_step(&b, 101), B36G_WAIT_LINE);
@@ -3071,14 +3079,14 @@ test_b36gen_line(void **state)
 	assert_false(b36g_abandon(&g_m, &b));
 	assert_int_equal(b.wake, -1);
 	/* a new call comes after d, even with a counter left */
-	b36g_call_init(&a, 0, 2, B36S_OFF);
+	g_call(&a, 0, 2, B36S_OFF);
 	assert_int_equal(g_step(&a, 101), B36G_WAIT_LINE);
 	assert_int_equal(g_step(&d, 101), B36G_ID);
 	assert_int_equal(b36_counter(d.id), 2);
 	assert_int_equal(d.wake, 2);
 	/* d cancelled while it waited would have woken a as well */
 	assert_int_equal(g_step(&a, 101), B36G_WAIT_CLOCK);
-	b36g_call_init(&b, 0, 0, B36S_OFF);
+	g_call(&b, 0, 0, B36S_OFF);
 	assert_int_equal(g_step(&b, 101), B36G_WAIT_LINE);
 	assert_false(b36g_abandon(&g_m, &a));
 	assert_int_equal(a.wake, 0);
@@ -3103,8 +3111,8 @@ test_b36gen_wait_alone(void **state)
 	memset(sb_slots, 0, sizeof(sb_slots));
 	sb_set(0, 11, 1, 5, 5, 5);
 	g_view = sb_view(B36S_FIRST, 1);
-	b36g_call_init(&a, 0, 1, B36S_APPLY);
-	b36g_call_init(&b, 0, 2, B36S_OFF);
+	g_call(&a, 0, 1, B36S_APPLY);
+	g_call(&b, 0, 2, B36S_OFF);
 	assert_int_equal(g_step(&a, 100), B36G_WAIT_CLOCK);
 	assert_int_equal(g_step(&b, 101), B36G_WAIT_LINE);
 	g_reserve(&a, 101, 30, true);
@@ -3125,7 +3133,7 @@ test_b36gen_wait_alone(void **state)
 	assert_int_equal(g_step(&a, 101), B36G_ID);
 	assert_int_equal(b36_counter(a.id), 0);
 	/* cancelled while it holds one: a gap, nothing to give back */
-	b36g_call_init(&a, 0, 1, B36S_APPLY);
+	g_call(&a, 0, 1, B36S_APPLY);
 	g_view.released[2] = 0;
 	assert_int_equal(g_step(&a, 101), B36G_WAIT_STANDBYS);
 	assert_int_equal(b36_counter(a.id), 2);
@@ -3133,11 +3141,11 @@ test_b36gen_wait_alone(void **state)
 	assert_int_equal(a.second, 101);
 	assert_false(b36g_abandon(&g_m, &a));
 	assert_int_equal(a.wake, -1);
-	b36g_call_init(&b, 0, 2, B36S_OFF);
+	g_call(&b, 0, 2, B36S_OFF);
 	assert_int_equal(g_step(&b, 101), B36G_WAIT_CLOCK);
 	/* at local, an unflushed record is waited for locally (never, normally) */
 	g_view.flushed = 20;
-	b36g_call_init(&b, 0, 2, B36S_LOCAL);
+	g_call(&b, 0, 2, B36S_LOCAL);
 	assert_int_equal(g_step(&b, 102), B36G_WRITE_FILE);
 	assert_int_equal(g_step(&b, 102), B36G_LOG);
 	assert_int_equal(b36g_logged(&g_m, &b, 31), B36G_FLUSH);
@@ -3160,10 +3168,10 @@ reserved_past(void)
 	b36g_call	a, b, d, e;
 
 	g_reset(-1, 100);
-	b36g_call_init(&a, 0, 1, B36S_OFF);
-	b36g_call_init(&d, 0, 3, B36S_OFF);
-	b36g_call_init(&e, 0, 0, B36S_OFF);
-	b36g_call_init(&b, 0, 2, B36S_OFF);
+	g_call(&a, 0, 1, B36S_OFF);
+	g_call(&d, 0, 3, B36S_OFF);
+	g_call(&e, 0, 0, B36S_OFF);
+	g_call(&b, 0, 2, B36S_OFF);
 	assert_int_equal(g_step(&a, 100), B36G_WAIT_CLOCK);
 	assert_int_equal(g_step(&d, 101), B36G_WAIT_LINE);
 	assert_int_equal(g_step(&e, 101), B36G_WAIT_LINE);
@@ -3204,8 +3212,8 @@ test_b36gen_reservation_and_own_record(void **state)
 
 	(void) state;
 	g_reset(-1, 100);
-	b36g_call_init(&a, 0, 1, B36S_OFF);
-	b36g_call_init(&b, 0, 2, B36S_OFF);
+	g_call(&a, 0, 1, B36S_OFF);
+	g_call(&b, 0, 2, B36S_OFF);
 	/* the clock moved on to 101: a reserves it, b waits for the reservation */
 	assert_int_equal(g_step(&a, 100), B36G_WAIT_CLOCK);
 	assert_int_equal(g_step(&a, 101), B36G_WRITE_FILE);
@@ -3214,7 +3222,12 @@ test_b36gen_reservation_and_own_record(void **state)
 	assert_int_equal(g_shared.res.reserving, -1);
 	assert_int_equal(a.wake, 2);
 	assert_int_equal(g_step(&b, 101), B36G_WRITE_FILE);
-	b36g_call_init(&a, 0, 1, B36S_OFF);
+	/* a call that only waits leaves without ending b's reservation */
+	g_call(&a, 0, 1, B36S_OFF);
+	assert_int_equal(g_step(&a, 101), B36G_WAIT_LINE);
+	assert_int_equal(b36g_abandon(&g_m, &a), false);
+	assert_int_equal(g_shared.res.reserving, 101);
+	g_call(&a, 0, 1, B36S_OFF);
 	assert_int_equal(g_step(&a, 101), B36G_WAIT_LINE);
 	assert_int_equal(g_step(&b, 101), B36G_LOG);
 	assert_int_equal(b36g_logged(&g_m, &b, 12), B36G_FLUSH);
@@ -3228,7 +3241,7 @@ test_b36gen_reservation_and_own_record(void **state)
 	g_view = sb_view(B36S_FIRST, 1);
 	g_view.released[1] = 12;
 	g_view.takes_reloads = false;
-	b36g_call_init(&a, 0, 1, B36S_FLUSH);
+	g_call(&a, 0, 1, B36S_FLUSH);
 	assert_int_equal(g_step(&a, 101), B36G_LOG);
 	assert_int_equal(b36_counter(a.id), 2);
 	assert_int_equal(a.second, 101);
@@ -3244,7 +3257,7 @@ test_b36gen_reservation_and_own_record(void **state)
 	assert_int_equal(g_step(&a, 101), B36G_ID);
 	/* the same call in a client backend: the latest reservation suffices */
 	g_view.takes_reloads = true;
-	b36g_call_init(&a, 0, 1, B36S_FLUSH);
+	g_call(&a, 0, 1, B36S_FLUSH);
 	assert_int_equal(g_step(&a, 101), B36G_WAIT_CLOCK);
 }
 
@@ -3257,7 +3270,7 @@ test_b36gen_start_redo(void **state)
 	(void) state;
 	/* a damaged state file: every call refuses */
 	g_start(-1, 100, false, 3, 3);
-	b36g_call_init(&c, 0, 0, B36S_OFF);
+	g_call(&c, 0, 0, B36S_OFF);
 	assert_int_equal(g_step(&c, 100), B36G_DAMAGED);
 	assert_int_equal(b36g_redo(&g_m, 300, 300, &sync), -1);
 	assert_int_equal(g_shared.floor, 300);
@@ -3293,7 +3306,7 @@ test_b36gen_start_redo(void **state)
 	assert_int_equal(b36g_redo_end(&g_m), -1);
 	/* the first generation after a promotion skips the clock's second */
 	g_start(10, 100, true, 0, 3);
-	b36g_call_init(&c, 0, 0, B36S_OFF);
+	g_call(&c, 0, 0, B36S_OFF);
 	assert_int_equal(g_step(&c, 105), B36G_WAIT_CLOCK);
 	assert_int_equal(g_shared.floor, 105);
 	/* the monitoring view's counters */
