@@ -3259,6 +3259,22 @@ test_b36gen_reservation_and_own_record(void **state)
 	g_view.takes_reloads = true;
 	g_call(&a, 0, 1, B36S_FLUSH);
 	assert_int_equal(g_step(&a, 101), B36G_WAIT_CLOCK);
+
+	/*
+	 * A background worker at local (or off), standbys defined that have
+	 * nothing: no record of its own, no wait, the id at once.
+	 */
+	g_reset(-1, 100);
+	memset(sb_slots, 0, sizeof(sb_slots));
+	sb_set(0, 11, 1, 0, 0, 0);
+	g_view = sb_view(B36S_FIRST, 1);
+	g_view.takes_reloads = false;
+	g_call(&a, 0, 1, B36S_LOCAL);
+	assert_int_equal(g_step(&a, 100), B36G_WAIT_CLOCK);
+	g_reserve(&a, 101, 20, true);
+	assert_int_equal(g_step(&a, 101), B36G_ID);
+	g_call(&a, 0, 1, B36S_OFF);
+	assert_int_equal(g_step(&a, 101), B36G_ID);
 }
 
 static void
