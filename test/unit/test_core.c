@@ -2907,6 +2907,21 @@ test_b36sync_protocol(void **state)
 	sb_set(3, 13, 1, 10, 10, 10);
 	assert_int_equal(b36s_next(&r, &c1, 8, &v), B36S_WAIT_STANDBYS);
 	assert_int_equal(c1.verdict, B36S_WAIT_POLL);
+
+	/*
+	 * A record of its own: the queue first.  Released, but the standby
+	 * synchronous now lacks it: judged again, it polls (no walsender will
+	 * wake it); once the standby has it, the id leaves.
+	 */
+	b36s_own_logged(&c1, 40);
+	assert_int_equal(c1.verdict, B36S_WAIT_QUEUE);
+	assert_int_equal(c1.wait_lsn, 40);
+	v.flushed = 40;
+	v.released[1] = 40;
+	assert_int_equal(b36s_again(&r, &c1, &v), B36S_WAIT_STANDBYS);
+	assert_int_equal(c1.verdict, B36S_WAIT_POLL);
+	sb_set(3, 13, 1, 40, 40, 40);
+	assert_int_equal(b36s_again(&r, &c1, &v), B36S_HAND_OUT);
 	/* a failed reservation lets another call try */
 	assert_int_equal(b36s_next(&r, &c2, 9, &v), B36S_RESERVE);
 	b36s_reserve_failed(&r, &c2);
@@ -3275,6 +3290,18 @@ test_b36gen_reservation_and_own_record(void **state)
 	assert_int_equal(g_step(&a, 101), B36G_ID);
 	g_call(&a, 0, 1, B36S_OFF);
 	assert_int_equal(g_step(&a, 101), B36G_ID);
+
+	/*
+	 * Started with the clock before base36id's epoch and no state file: the
+	 * epoch's own second 0 is reserved, and a reservation of second 0 is one
+	 * in progress for the others too.
+	 */
+	g_reset(-1, -5);
+	g_call(&a, 0, 1, B36S_OFF);
+	g_call(&b, 1, 2, B36S_OFF);
+	assert_int_equal(g_step(&a, 0), B36G_WRITE_FILE);
+	assert_int_equal(a.second, 0);
+	assert_int_equal(g_step(&b, 0), B36G_WAIT_RESERVATION);
 }
 
 static void
