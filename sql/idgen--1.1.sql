@@ -1000,7 +1000,7 @@ BEGIN
 			FROM pg_catalog.pg_inherits i
 			JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) i.inhrelid,
 			LATERAL pg_catalog.regexp_match(pg_catalog.pg_get_expr(c.relpartbound, c.oid),
-			          '^FOR VALUES FROM \((MINVALUE|''[^'']*'')\) TO \((MAXVALUE|''[^'']*'')\)$') b
+			          '^FOR VALUES FROM [(](MINVALUE|''[^'']*'')[)] TO [(](MAXVALUE|''[^'']*'')[)]$') b
 			WHERE i.inhparent OPERATOR(pg_catalog.=) $1
 			  AND CASE WHEN b[1] OPERATOR(pg_catalog.=) 'MINVALUE' THEN true
 			           ELSE pg_catalog.btrim(b[1], '''')::%1$s OPERATOR(%2$s) $3::%1$s END
@@ -1161,8 +1161,8 @@ BEGIN
 		FOR i IN 1 .. pg_catalog.array_length(conninfos, 1) LOOP
 			c := conninfos[i];
 			names := names OPERATOR(pg_catalog.||) (i OPERATOR(pg_catalog.||) ': ' OPERATOR(pg_catalog.||) pg_catalog.regexp_replace(pg_catalog.regexp_replace(c,
-				'(password\s*=\s*)(''([^''\\]|\\.)*''|\S+)', '\1***', 'gi'),
-				'^(postgres(ql)?://[^:@/]*):[^@/]*@', '\1:***@', 'i'));
+				E'(password\\s*=\\s*)(''([^''\\\\]|\\\\.)*''|\\S+)', E'\\1***', 'gi'),
+				'^(postgres(ql)?://[^:@/]*):[^@/]*@', E'\\1:***@', 'i'));
 			BEGIN
 				EXECUTE pg_catalog.format('SELECT w FROM %I.dblink($1, $2) AS t(w pg_catalog.text)', dblink_schema)
 					INTO v USING c, probe;
@@ -1410,13 +1410,13 @@ BEGIN
 	PERFORM 'PRAGMA:TYPE:r (part pg_catalog.regclass, pending pg_catalog.bool, expr pg_catalog.text, b pg_catalog.text[])';
 	FOR r IN EXECUTE pg_catalog.format($q$
 		SELECT c.oid::pg_catalog.regclass AS part, i.inhdetachpending AS pending, e.expr,
-		       pg_catalog.regexp_match(e.expr, '^FOR VALUES FROM \((MINVALUE|''([^'']*)'')\) TO \((MAXVALUE|''([^'']*)'')\)$') AS b
+		       pg_catalog.regexp_match(e.expr, '^FOR VALUES FROM [(](MINVALUE|''([^'']*)'')[)] TO [(](MAXVALUE|''([^'']*)'')[)]$') AS b
 		FROM pg_catalog.pg_inherits i
 		JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) i.inhrelid,
 		LATERAL (SELECT pg_catalog.pg_get_expr(c.relpartbound, c.oid) AS expr) e
 		WHERE i.inhparent OPERATOR(pg_catalog.=) $1
 		ORDER BY e.expr OPERATOR(pg_catalog.=) 'DEFAULT', e.expr OPERATOR(pg_catalog.~~) 'FOR VALUES FROM (MINVALUE)%%' DESC,
-		         (pg_catalog.regexp_match(e.expr, '^FOR VALUES FROM \(''([^'']*)''\)'))[1]::%s, c.relname$q$,
+		         (pg_catalog.regexp_match(e.expr, '^FOR VALUES FROM [(]''([^'']*)''[)]'))[1]::%s, c.relname$q$,
 		key_type::pg_catalog.regtype) USING parent
 	LOOP
 		lo_time := NULL; lo_whole := false;

@@ -37,6 +37,10 @@ CREATE TABLE odd_lower PARTITION OF odd
 CREATE TABLE odd_high PARTITION OF odd FOR VALUES FROM (iuid_from_timestamp('2026-02-01')) TO (MAXVALUE);
 CREATE TABLE odd_default PARTITION OF odd DEFAULT;
 SELECT partition, from_time, to_time, is_default, uneven, detach_pending FROM idgen_partitions('odd');
+-- the same with standard_conforming_strings off
+SET standard_conforming_strings = off;
+SELECT partition, from_time, to_time, is_default, uneven, detach_pending FROM idgen_partitions('odd');
+RESET standard_conforming_strings;
 -- base36id's unit is the second
 CREATE TABLE odd36 (id base36id) PARTITION BY RANGE (id);
 CREATE TABLE odd36_a PARTITION OF odd36

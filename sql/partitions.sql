@@ -26,6 +26,11 @@ WHERE p.bounds = format('FOR VALUES FROM (%L) TO (%L)',
                         iuid_from_timestamp((to_date(right(p.part, 8), 'YYYYMMDD') + interval '1 month') AT TIME ZONE 'UTC'));
 -- again: nothing to create
 SELECT count(*) AS created_again FROM idgen_create_partitions('orders', '2026-11-01', '2027-02-01', '1 month');
+-- again in a session with standard_conforming_strings off (the helper's
+-- dynamic queries read the bounds with regular expressions): nothing
+SET standard_conforming_strings = off;
+SELECT count(*) AS created_again_scs_off FROM idgen_create_partitions('orders', '2026-11-01', '2027-02-01', '1 month');
+RESET standard_conforming_strings;
 -- a longer range: only the missing month
 SELECT * FROM idgen_create_partitions('orders', '2026-11-01', '2027-02-15', '1 month');
 -- [from, from) is empty
