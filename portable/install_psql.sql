@@ -397,7 +397,7 @@ COMMENT ON FUNCTION :"schema".iuid_generate(pg_catalog.int4, pg_catalog.int4, pg
 CREATE OR REPLACE FUNCTION :"schema".iuid_from_timestamp(pg_catalog.timestamptz) RETURNS pg_catalog.uuid
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	RETURN pg_catalog.encode(pg_catalog.int8send((_units($1, 'iuid') OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 32768) OPERATOR(pg_catalog.||) '\x8000000000000000'::pg_catalog.bytea, 'hex')::pg_catalog.uuid;
+	RETURN pg_catalog.encode(pg_catalog.int8send((_units($1, 'iuid') OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 32768) OPERATOR(pg_catalog.||) pg_catalog.decode('8000000000000000', 'hex'), 'hex')::pg_catalog.uuid;
 END
 $$;
 COMMENT ON FUNCTION :"schema".iuid_from_timestamp(pg_catalog.timestamptz) IS 'least iuid of the millisecond: lower bound for partitions and range scans';
@@ -405,7 +405,7 @@ COMMENT ON FUNCTION :"schema".iuid_from_timestamp(pg_catalog.timestamptz) IS 'le
 CREATE OR REPLACE FUNCTION :"schema".iuid_max_for_timestamp(pg_catalog.timestamptz) RETURNS pg_catalog.uuid
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	RETURN pg_catalog.encode(pg_catalog.int8send((_units($1, 'iuid') OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 36863) OPERATOR(pg_catalog.||) '\xbfffffffffffffff'::pg_catalog.bytea, 'hex')::pg_catalog.uuid;
+	RETURN pg_catalog.encode(pg_catalog.int8send((_units($1, 'iuid') OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 36863) OPERATOR(pg_catalog.||) pg_catalog.decode('bfffffffffffffff', 'hex'), 'hex')::pg_catalog.uuid;
 END
 $$;
 COMMENT ON FUNCTION :"schema".iuid_max_for_timestamp(pg_catalog.timestamptz) IS 'greatest iuid of the millisecond (every later field at its maximum): inclusive upper bound';
@@ -848,7 +848,7 @@ COMMENT ON FUNCTION :"schema".distid128_timestamp(pg_catalog.uuid) IS 'creation 
 CREATE OR REPLACE FUNCTION :"schema".distid128_from_timestamp(pg_catalog.timestamptz) RETURNS pg_catalog.uuid
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	RETURN pg_catalog.encode(pg_catalog.int8send((_units($1, 'DistributedId128') OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 28672) OPERATOR(pg_catalog.||) '\x0000000000000000'::pg_catalog.bytea, 'hex')::pg_catalog.uuid;
+	RETURN pg_catalog.encode(pg_catalog.int8send((_units($1, 'DistributedId128') OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 28672) OPERATOR(pg_catalog.||) pg_catalog.decode('0000000000000000', 'hex'), 'hex')::pg_catalog.uuid;
 END
 $$;
 COMMENT ON FUNCTION :"schema".distid128_from_timestamp(pg_catalog.timestamptz) IS 'least DistributedId128 of the millisecond: lower bound for partitions and range scans';
@@ -856,7 +856,7 @@ COMMENT ON FUNCTION :"schema".distid128_from_timestamp(pg_catalog.timestamptz) I
 CREATE OR REPLACE FUNCTION :"schema".distid128_max_for_timestamp(pg_catalog.timestamptz) RETURNS pg_catalog.uuid
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	RETURN pg_catalog.encode(pg_catalog.int8send((_units($1, 'DistributedId128') OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 32767) OPERATOR(pg_catalog.||) '\x7fffffffffffffff'::pg_catalog.bytea, 'hex')::pg_catalog.uuid;
+	RETURN pg_catalog.encode(pg_catalog.int8send((_units($1, 'DistributedId128') OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 32767) OPERATOR(pg_catalog.||) pg_catalog.decode('7fffffffffffffff', 'hex'), 'hex')::pg_catalog.uuid;
 END
 $$;
 COMMENT ON FUNCTION :"schema".distid128_max_for_timestamp(pg_catalog.timestamptz) IS 'greatest DistributedId128 of the millisecond: inclusive upper bound';
@@ -1011,7 +1011,7 @@ COMMENT ON FUNCTION :"schema".flaxid_timestamp(pg_catalog.text) IS 'creation tim
 CREATE OR REPLACE FUNCTION :"schema".flaxid_from_timestamp(pg_catalog.timestamptz) RETURNS pg_catalog.text
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	RETURN pg_catalog.translate(pg_catalog.encode(pg_catalog.substr(pg_catalog.int8send(_units($1, 'flaxid')), 4) OPERATOR(pg_catalog.||) '\x00000000000000'::pg_catalog.bytea, 'base64'),
+	RETURN pg_catalog.translate(pg_catalog.encode(pg_catalog.substr(pg_catalog.int8send(_units($1, 'flaxid')), 4) OPERATOR(pg_catalog.||) pg_catalog.decode('00000000000000', 'hex'), 'base64'),
 					 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/',
 					 '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz');
 END
@@ -1021,7 +1021,7 @@ COMMENT ON FUNCTION :"schema".flaxid_from_timestamp(pg_catalog.timestamptz) IS '
 CREATE OR REPLACE FUNCTION :"schema".flaxid_max_for_timestamp(pg_catalog.timestamptz) RETURNS pg_catalog.text
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	RETURN pg_catalog.translate(pg_catalog.encode(pg_catalog.substr(pg_catalog.int8send(_units($1, 'flaxid')), 4) OPERATOR(pg_catalog.||) '\xffffffffffffff'::pg_catalog.bytea, 'base64'),
+	RETURN pg_catalog.translate(pg_catalog.encode(pg_catalog.substr(pg_catalog.int8send(_units($1, 'flaxid')), 4) OPERATOR(pg_catalog.||) pg_catalog.decode('ffffffffffffff', 'hex'), 'base64'),
 					 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/',
 					 '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz');
 END
@@ -1192,7 +1192,7 @@ BEGIN
 		PERFORM _invalid(pg_catalog.format('bigint %s has no public id', id),
 						 'Public ids are defined for values from 0 to 9223372036854775807.', '22003');
 	END IF;
-	RETURN _guid(_aes('\x0000000000000000'::pg_catalog.bytea OPERATOR(pg_catalog.||) _le64(id), key, false));
+	RETURN _guid(_aes(pg_catalog.decode('0000000000000000', 'hex') OPERATOR(pg_catalog.||) _le64(id), key, false));
 END
 $$;
 COMMENT ON FUNCTION :"schema".public_id(bigint, pg_catalog.bytea) IS 'public id (AES, one block, Guid order) of a bigint id with the given 16/24/32-byte key';
@@ -1215,7 +1215,7 @@ BEGIN
 		id := distid(id);
 	END IF;
 	lo := pg_catalog.mod(id, 18446744073709551616);
-	RETURN _guid(_aes('\x00000000'::pg_catalog.bytea OPERATOR(pg_catalog.||) pg_catalog.substr(_le64(pg_catalog.div(id, 18446744073709551616)::bigint), 1, 4)
+	RETURN _guid(_aes(pg_catalog.decode('00000000', 'hex') OPERATOR(pg_catalog.||) pg_catalog.substr(_le64(pg_catalog.div(id, 18446744073709551616)::bigint), 1, 4)
 					  OPERATOR(pg_catalog.||) _le64((lo OPERATOR(pg_catalog.-) CASE WHEN lo OPERATOR(pg_catalog.>) 9223372036854775807 THEN 18446744073709551616 ELSE 0 END)::bigint),
 					  key, false));
 END
@@ -1239,7 +1239,7 @@ DECLARE
 	p pg_catalog.bytea := _unguid(public_id, key);
 	v bigint;
 BEGIN
-	IF pg_catalog.substr(p, 1, 8) OPERATOR(pg_catalog.<>) '\x0000000000000000'::pg_catalog.bytea THEN
+	IF pg_catalog.substr(p, 1, 8) OPERATOR(pg_catalog.<>) pg_catalog.decode('0000000000000000', 'hex') THEN
 		RETURN NULL;
 	END IF;
 	v := ('x' OPERATOR(pg_catalog.||) pg_catalog.encode(_le64(('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(p, 9), 'hex'))::bit(64)::bigint), 'hex'))::bit(64)::bigint;
@@ -1255,7 +1255,7 @@ DECLARE
 	lo bigint;
 	v numeric;
 BEGIN
-	IF pg_catalog.substr(p, 1, 4) OPERATOR(pg_catalog.<>) '\x00000000'::pg_catalog.bytea THEN
+	IF pg_catalog.substr(p, 1, 4) OPERATOR(pg_catalog.<>) pg_catalog.decode('00000000', 'hex') THEN
 		RETURN NULL;
 	END IF;
 	lo := ('x' OPERATOR(pg_catalog.||) pg_catalog.encode(_le64(('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(p, 9), 'hex'))::bit(64)::bigint), 'hex'))::bit(64)::bigint;

@@ -38,7 +38,9 @@ CREATE TABLE odd_high PARTITION OF odd FOR VALUES FROM (iuid_from_timestamp('202
 CREATE TABLE odd_default PARTITION OF odd DEFAULT;
 SELECT partition, from_time, to_time, is_default, uneven, detach_pending FROM idgen_partitions('odd');
 -- the same with standard_conforming_strings off
-SET standard_conforming_strings = off;
+-- (19 no longer has the setting off: the SET fails there, and the case
+-- runs as before)
+DO $$BEGIN SET standard_conforming_strings = off; EXCEPTION WHEN OTHERS THEN NULL; END$$;
 SELECT partition, from_time, to_time, is_default, uneven, detach_pending FROM idgen_partitions('odd');
 RESET standard_conforming_strings;
 -- base36id's unit is the second
