@@ -261,7 +261,8 @@ CONDITIONAL = re.compile(r"\s*#\s*(ifdef|ifndef|if|elif|else|endif)\b(.*)")
 def planted_lines(lines):
     """Numbers of the lines compiled only with a *_MUTANT_* macro defined:
     the mistakes test/sim/mutants.sh plants (#ifdef X_MUTANT_Y up to its
-    #else or #endif, #ifndef X_MUTANT_Y from its #else), never the
+    #else, #elif or #endif, #ifndef X_MUTANT_Y from its #else or #elif;
+    #if defined() and #if !defined() alike), never the
     extension's code, so never mutated."""
     out, stack = set(), []   # per open conditional: is the current branch planted
     for n, line in enumerate(lines, 1):
@@ -269,11 +270,13 @@ def planted_lines(lines):
         if m:
             d, rest = m.group(1), m.group(2)
             if d in ("ifdef", "ifndef", "if"):
-                kind = ("pos" if d != "ifndef" else "neg") if PLANTED.search(rest) else None
+                neg = d == "ifndef" or (d == "if" and "!" in rest)
+                kind = ("neg" if neg else "pos") if PLANTED.search(rest) else None
                 stack.append([kind, kind == "pos"])
             elif d in ("else", "elif") and stack:
-                kind = stack[-1][0]
-                stack[-1][1] = kind == "neg" or (kind == "pos" and d == "elif")
+                # past #ifdef X_MUTANT_Y's own branch: compiled without it;
+                # past #ifndef's: only with it
+                stack[-1][1] = stack[-1][0] == "neg"
             elif d == "endif" and stack:
                 stack.pop()
             continue
