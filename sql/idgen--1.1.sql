@@ -1160,9 +1160,13 @@ BEGIN
 		END IF;
 		FOR i IN 1 .. pg_catalog.array_length(conninfos, 1) LOOP
 			c := conninfos[i];
-			names := names OPERATOR(pg_catalog.||) (i OPERATOR(pg_catalog.||) ': ' OPERATOR(pg_catalog.||) pg_catalog.regexp_replace(pg_catalog.regexp_replace(c,
+			-- a URI's parameters but host, hostaddr, port, dbname and user are
+			-- masked whole: libpq decodes %-escapes in their names too
+			-- (pass%77ord=), which no pattern of the word would see
+			names := names OPERATOR(pg_catalog.||) (i OPERATOR(pg_catalog.||) ': ' OPERATOR(pg_catalog.||) pg_catalog.regexp_replace(pg_catalog.regexp_replace(pg_catalog.regexp_replace(c,
 				E'(password\\s*=\\s*)(''([^''\\\\]|\\\\.)*''|\\S+)', E'\\1***', 'gi'),
-				'^(postgres(ql)?://[^:@/]*):[^@/]*@', E'\\1:***@', 'i'));
+				'^(postgres(ql)?://[^:@/]*):[^@/]*@', E'\\1:***@', 'i'),
+				'([?&])(?!(host|hostaddr|port|dbname|user)=)([^&=#]*)=[^&#]*', E'\\1\\3=***', 'g'));
 			BEGIN
 				EXECUTE pg_catalog.format('SELECT w FROM %I.dblink($1, $2) AS t(w pg_catalog.text)', dblink_schema)
 					INTO v USING c, probe;
