@@ -381,7 +381,10 @@ BEGIN
 		s_ms := pg_catalog.split_part(st, ',', 3)::bigint;
 		s_rand := pg_catalog.split_part(st, ',', 4)::bigint;
 	END IF;
-	IF s_ms IS NULL OR s_rand OPERATOR(pg_catalog.>) 18014398509481983 OR at_ms OPERATOR(pg_catalog.<) began OR at_ms OPERATOR(pg_catalog.>) s_ms THEN
+	-- (a walk more than a second past the millisecond asked for is none
+	-- this session made: it borrows a millisecond after some 2^22 ids)
+	IF s_ms IS NULL OR s_rand OPERATOR(pg_catalog.>) 18014398509481983 OR at_ms OPERATOR(pg_catalog.<) began OR at_ms OPERATOR(pg_catalog.>) s_ms
+		OR s_ms OPERATOR(pg_catalog.-) at_ms OPERATOR(pg_catalog.>) 1000 THEN
 		began := at_ms;
 		ms := at_ms;
 		rand := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 10, 4) OPERATOR(pg_catalog.||) pg_catalog.substr(u, 25, 12))::bit(64)::bigint OPERATOR(pg_catalog.&) 9007199254740991;
