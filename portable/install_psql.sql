@@ -258,6 +258,7 @@ BEGIN
 		EXECUTE pg_catalog.format('CREATE TYPE %I._stamped_uuid AS (v bigint, u pg_catalog.uuid)', ours);
 	END IF;
 	FOREACH d SLICE 1 IN ARRAY ARRAY[['_iuid_fields', pg_catalog.quote_ident(ours) OPERATOR(pg_catalog.||) '._halves'],
+									 ['_iuid_candidate', 'pg_catalog.text'],
 									 ['_iuid_at_rand', 'bigint'], ['_distid_step', 'numeric'],
 									 ['_distid_dense_fields', pg_catalog.quote_ident(ours) OPERATOR(pg_catalog.||) '._halves'],
 									 ['_distid_dense_candidate', 'pg_catalog.text'],
@@ -449,50 +450,50 @@ st OPERATOR(pg_catalog.<>) pg_catalog.set_config('idgp.iuid', NULL, false)
 					WHEN 'iuid' OPERATOR(pg_catalog.=) 'DistributedId128' THEN '1700-01-01 00:00:00 UTC to 10619-08-04 05:31:50.655 UTC'
 					WHEN 'iuid' OPERATOR(pg_catalog.=) 'flaxid' THEN '2015-01-01 00:00:00 UTC to 2049-11-03 19:53:47.775 UTC' END);
 	END IF;
-	RETURN
+	-- the stream written, then the id (one expression, not a PERFORM)
+	RETURN CASE WHEN pg_catalog.set_config('idgp.iuid_s', ((entity::bigint OPERATOR(pg_catalog.<<) 9) OPERATOR(pg_catalog.|) country)::pg_catalog.text, false) IS NOT NULL THEN
 pg_catalog.encode(pg_catalog.int8send((ms OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 32768 OPERATOR(pg_catalog.|) country)
 	OPERATOR(pg_catalog.||) pg_catalog.int8send(-9223372036854775808 OPERATOR(pg_catalog.|) (entity::bigint OPERATOR(pg_catalog.<<) 54) OPERATOR(pg_catalog.|) rand), 'hex')
-	;
+		END;
 END
 $$;
-COMMENT ON FUNCTION :"schema"._iuid_next(pg_catalog.int4, pg_catalog.int4) IS 'internal: the next id of iuid_generate(country, entity), in hexadecimal';
+COMMENT ON FUNCTION :"schema"._iuid_next(pg_catalog.int4, pg_catalog.int4) IS 'internal: the next id of iuid_generate(country, entity), in hexadecimal; writes its stream (idgp.iuid_s)';
 
 -- The candidate of VALUE, the clock (hi: ms << 9 | fraction) and the
 -- fields below the version (lo: entity << 54 | country << 45 | 45 random
 -- bits), in hexadecimal: the clock's millisecond (15 hexadecimal digits
 -- from 2004-11-03 to 2527-06-23; the expression's clock from 1979 to
--- 2121), the fraction on top of the random bits.  It becomes the state if
--- it is above the last id as text and that is of an earlier millisecond
--- (below its millisecond followed by zeros) or of the same millisecond,
--- country and entity (at least the candidate with fraction and random
--- bits 0): as text, the order of two iuids is that of their (ms, random
--- field) only then.  Else the worker makes the next id.
+-- 2121), the fraction on top of the random bits.  As text, the order of
+-- two iuids is that of their (ms, random field) only within one stream
+-- (country, entity): the generator makes a candidate only when the last id
+-- was of its stream, which idgp.iuid_s (entity << 9 | country, in decimal)
+-- tells (the worker writes it with every id it makes; a candidate is of
+-- the stream already there), else the worker makes the id.
 ALTER DOMAIN :"schema"._iuid_fields ADD CONSTRAINT next
-	CHECK (pg_catalog.set_config('idgp.iuid',
-		CASE WHEN pg_catalog.current_setting('idgp.iuid', true) OPERATOR(pg_catalog.<)
-('0' OPERATOR(pg_catalog.||) pg_catalog.to_hex((((VALUE).hi OPERATOR(pg_catalog.>>) 9) OPERATOR(pg_catalog.<<) 16)
-			OPERATOR(pg_catalog.|) (32768 OPERATOR(pg_catalog.|) (((VALUE).lo OPERATOR(pg_catalog.>>) 45) OPERATOR(pg_catalog.&) 255)))
-		OPERATOR(pg_catalog.||) pg_catalog.to_hex((-9223372036854775808 OPERATOR(pg_catalog.|) ((VALUE).lo OPERATOR(pg_catalog.&) 4593706804289994751))
-			OPERATOR(pg_catalog.|) (((VALUE).hi OPERATOR(pg_catalog.&) 511) OPERATOR(pg_catalog.<<) 45)))
-			COLLATE pg_catalog."C"
-			AND (pg_catalog.current_setting('idgp.iuid', true) OPERATOR(pg_catalog.<) ('0' OPERATOR(pg_catalog.||) pg_catalog.to_hex(((VALUE).hi OPERATOR(pg_catalog.>>) 9) OPERATOR(pg_catalog.<<) 16)) COLLATE pg_catalog."C"
-				OR pg_catalog.current_setting('idgp.iuid', true) OPERATOR(pg_catalog.>=) ('0' OPERATOR(pg_catalog.||) pg_catalog.to_hex((((VALUE).hi OPERATOR(pg_catalog.>>) 9) OPERATOR(pg_catalog.<<) 16)
-						OPERATOR(pg_catalog.|) (32768 OPERATOR(pg_catalog.|) (((VALUE).lo OPERATOR(pg_catalog.>>) 45) OPERATOR(pg_catalog.&) 255)))
-					OPERATOR(pg_catalog.||) pg_catalog.to_hex(-9223372036854775808 OPERATOR(pg_catalog.|) ((VALUE).lo OPERATOR(pg_catalog.&) 4593671619917905920))) COLLATE pg_catalog."C")
-		THEN
-('0' OPERATOR(pg_catalog.||) pg_catalog.to_hex((((VALUE).hi OPERATOR(pg_catalog.>>) 9) OPERATOR(pg_catalog.<<) 16)
-			OPERATOR(pg_catalog.|) (32768 OPERATOR(pg_catalog.|) (((VALUE).lo OPERATOR(pg_catalog.>>) 45) OPERATOR(pg_catalog.&) 255)))
-		OPERATOR(pg_catalog.||) pg_catalog.to_hex((-9223372036854775808 OPERATOR(pg_catalog.|) ((VALUE).lo OPERATOR(pg_catalog.&) 4593706804289994751))
-			OPERATOR(pg_catalog.|) (((VALUE).hi OPERATOR(pg_catalog.&) 511) OPERATOR(pg_catalog.<<) 45)))
-		ELSE :"schema"._iuid_next((((VALUE).lo OPERATOR(pg_catalog.>>) 45) OPERATOR(pg_catalog.&) 255)::pg_catalog.int4, ((VALUE).lo OPERATOR(pg_catalog.>>) 54)::pg_catalog.int4) END,
-		false) IS NOT NULL);
+	CHECK (('0' OPERATOR(pg_catalog.||) pg_catalog.to_hex((((VALUE).hi OPERATOR(pg_catalog.>>) 9) OPERATOR(pg_catalog.<<) 16)
+				OPERATOR(pg_catalog.|) (32768 OPERATOR(pg_catalog.|) (((VALUE).lo OPERATOR(pg_catalog.>>) 45) OPERATOR(pg_catalog.&) 255)))
+			OPERATOR(pg_catalog.||) pg_catalog.to_hex((-9223372036854775808 OPERATOR(pg_catalog.|) ((VALUE).lo OPERATOR(pg_catalog.&) 4593706804289994751))
+				OPERATOR(pg_catalog.|) (((VALUE).hi OPERATOR(pg_catalog.&) 511) OPERATOR(pg_catalog.<<) 45))):::"schema"._iuid_candidate IS NOT NULL);
 COMMENT ON DOMAIN :"schema"._iuid_fields IS 'internal: the clock and random bits of iuid_generate(country, entity), whose check makes the candidate';
+
+-- The candidate of a stream whose last id it is not above (the same
+-- clock step, a clock that went back): the worker's id for its country
+-- (hexadecimal digits 15 and 16) and entity (bits 2 to 9 of digits 17 to 19)
+-- (the check of next() above, written out: its worker has arguments)
+ALTER DOMAIN :"schema"._iuid_candidate ADD CONSTRAINT next
+	CHECK (pg_catalog.set_config('idgp.iuid',
+		CASE WHEN VALUE OPERATOR(pg_catalog.>) pg_catalog.current_setting('idgp.iuid', true) COLLATE pg_catalog."C" THEN VALUE
+		ELSE :"schema"._iuid_next(('x' OPERATOR(pg_catalog.||) pg_catalog.substr(VALUE, 15, 2))::bit(8)::pg_catalog.int4,
+			(('x' OPERATOR(pg_catalog.||) pg_catalog.substr(VALUE, 17, 3))::bit(12)::pg_catalog.int4 OPERATOR(pg_catalog.>>) 2) OPERATOR(pg_catalog.&) 255) END,
+		false) IS NOT NULL);
+COMMENT ON DOMAIN :"schema"._iuid_candidate IS 'internal: the candidate of iuid_generate(country, entity) in hexadecimal, which its check makes the state when it is above the last id of its stream';
 
 CREATE OR REPLACE FUNCTION :"schema".iuid_generate(country pg_catalog.int4, entity pg_catalog.int4) RETURNS pg_catalog.uuid
 	LANGUAGE sql VOLATILE PARALLEL UNSAFE
 	RETURN CASE WHEN ((country OPERATOR(pg_catalog.|) entity) OPERATOR(pg_catalog.&) -256) OPERATOR(pg_catalog.=) 0
 			AND pg_catalog.clock_timestamp() OPERATOR(pg_catalog.>=) '2004-11-03 19:53:47.776+00'::pg_catalog.timestamptz
 			AND pg_catalog.clock_timestamp() OPERATOR(pg_catalog.<) '2121-01-01 00:00:00+00'::pg_catalog.timestamptz
+			AND pg_catalog.current_setting('idgp.iuid_s', true) OPERATOR(pg_catalog.=) ((entity OPERATOR(pg_catalog.<<) 9) OPERATOR(pg_catalog.|) country)::pg_catalog.text
 		THEN pg_catalog.current_setting('idgp.iuid', (ROW(
 ((((pg_catalog.tstzrange_subdiff(pg_catalog.clock_timestamp(), '2050-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000000)::bigint
 	OPERATOR(pg_catalog.+) 2524608000000000) OPERATOR(pg_catalog.*) 64) OPERATOR(pg_catalog./) 125)
@@ -1346,23 +1347,25 @@ CREATE OR REPLACE FUNCTION :"schema"._flaxid_pairs() RETURNS bigint[]
 		ORDER BY i)::pg_catalog.text)::bigint[];
 COMMENT ON FUNCTION :"schema"._flaxid_pairs() IS 'internal: flaxid''s characters, two at a time';
 
--- The 8 characters of a 48-bit half W, looked up two at a time
+-- The 8 characters of a 48-bit half, looked up two at a time by its four
+-- 12-bit parts, I0 the highest
 
 -- The candidate of VALUE, the clock (hi: ms << 9 | fraction, Unix) and 47
 -- random bits (lo), in characters: its two 48-bit halves are flaxid's
 -- millisecond (since 2015) << 8 | fraction >> 1, and fraction & 1 << 47 |
--- the random bits
+-- the random bits; the second half's top part alone has the clock's bit
+-- (every naming of a field reads it from the row again: 370 instructions)
 ALTER DOMAIN :"schema"._flaxid_fields ADD CONSTRAINT next
 	CHECK ((pg_catalog.encode(
-		pg_catalog.int8send((:"schema"._flaxid_pairs())[((((VALUE).hi OPERATOR(pg_catalog.-) 727076044800000) OPERATOR(pg_catalog.>>) 1) OPERATOR(pg_catalog.>>) 36)::pg_catalog.int4] OPERATOR(pg_catalog.<<) 48
-			OPERATOR(pg_catalog.|) ((:"schema"._flaxid_pairs())[(((((VALUE).hi OPERATOR(pg_catalog.-) 727076044800000) OPERATOR(pg_catalog.>>) 1) OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 4095)::pg_catalog.int4] OPERATOR(pg_catalog.<<) 32)
-			OPERATOR(pg_catalog.|) ((:"schema"._flaxid_pairs())[(((((VALUE).hi OPERATOR(pg_catalog.-) 727076044800000) OPERATOR(pg_catalog.>>) 1) OPERATOR(pg_catalog.>>) 12) OPERATOR(pg_catalog.&) 4095)::pg_catalog.int4] OPERATOR(pg_catalog.<<) 16)
+		pg_catalog.int8send((:"schema"._flaxid_pairs())[(((VALUE).hi OPERATOR(pg_catalog.-) 727076044800000) OPERATOR(pg_catalog.>>) 37)::pg_catalog.int4] OPERATOR(pg_catalog.<<) 48
+			OPERATOR(pg_catalog.|) ((:"schema"._flaxid_pairs())[((((VALUE).hi OPERATOR(pg_catalog.-) 727076044800000) OPERATOR(pg_catalog.>>) 25) OPERATOR(pg_catalog.&) 4095)::pg_catalog.int4] OPERATOR(pg_catalog.<<) 32)
+			OPERATOR(pg_catalog.|) ((:"schema"._flaxid_pairs())[((((VALUE).hi OPERATOR(pg_catalog.-) 727076044800000) OPERATOR(pg_catalog.>>) 13) OPERATOR(pg_catalog.&) 4095)::pg_catalog.int4] OPERATOR(pg_catalog.<<) 16)
 			OPERATOR(pg_catalog.|) (:"schema"._flaxid_pairs())[((((VALUE).hi OPERATOR(pg_catalog.-) 727076044800000) OPERATOR(pg_catalog.>>) 1) OPERATOR(pg_catalog.&) 4095)::pg_catalog.int4])
 		OPERATOR(pg_catalog.||)
-		pg_catalog.int8send((:"schema"._flaxid_pairs())[(((((VALUE).hi OPERATOR(pg_catalog.&) 1) OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.|) (VALUE).lo) OPERATOR(pg_catalog.>>) 36)::pg_catalog.int4] OPERATOR(pg_catalog.<<) 48
-			OPERATOR(pg_catalog.|) ((:"schema"._flaxid_pairs())[((((((VALUE).hi OPERATOR(pg_catalog.&) 1) OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.|) (VALUE).lo) OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 4095)::pg_catalog.int4] OPERATOR(pg_catalog.<<) 32)
-			OPERATOR(pg_catalog.|) ((:"schema"._flaxid_pairs())[((((((VALUE).hi OPERATOR(pg_catalog.&) 1) OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.|) (VALUE).lo) OPERATOR(pg_catalog.>>) 12) OPERATOR(pg_catalog.&) 4095)::pg_catalog.int4] OPERATOR(pg_catalog.<<) 16)
-			OPERATOR(pg_catalog.|) (:"schema"._flaxid_pairs())[(((((VALUE).hi OPERATOR(pg_catalog.&) 1) OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.|) (VALUE).lo) OPERATOR(pg_catalog.&) 4095)::pg_catalog.int4])
+		pg_catalog.int8send((:"schema"._flaxid_pairs())[((((VALUE).hi OPERATOR(pg_catalog.&) 1) OPERATOR(pg_catalog.<<) 11) OPERATOR(pg_catalog.|) ((VALUE).lo OPERATOR(pg_catalog.>>) 36))::pg_catalog.int4] OPERATOR(pg_catalog.<<) 48
+			OPERATOR(pg_catalog.|) ((:"schema"._flaxid_pairs())[(((VALUE).lo OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 4095)::pg_catalog.int4] OPERATOR(pg_catalog.<<) 32)
+			OPERATOR(pg_catalog.|) ((:"schema"._flaxid_pairs())[(((VALUE).lo OPERATOR(pg_catalog.>>) 12) OPERATOR(pg_catalog.&) 4095)::pg_catalog.int4] OPERATOR(pg_catalog.<<) 16)
+			OPERATOR(pg_catalog.|) (:"schema"._flaxid_pairs())[((VALUE).lo OPERATOR(pg_catalog.&) 4095)::pg_catalog.int4])
 		, 'escape')):::"schema"._flaxid_candidate IS NOT NULL);
 COMMENT ON DOMAIN :"schema"._flaxid_fields IS 'internal: the clock and random bits of flaxid_generate(), whose check makes the candidate';
 

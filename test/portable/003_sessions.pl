@@ -165,7 +165,8 @@ is( $q->(
 # a last id of another stream in the same millisecond, its field full: as
 # text the next id of a higher country would be above it, but its random
 # field is not; the next id borrows the next millisecond (50 tries, each
-# with the state made in the clock's millisecond)
+# with the state made in the clock's millisecond: the last id and its
+# stream, idgp.iuid_s, entity << 9 | country, which the worker writes)
 is( $q->(
 		q{CREATE FUNCTION cross_stream() RETURNS int LANGUAGE plpgsql AS $$
 		DECLARE
@@ -177,6 +178,7 @@ is( $q->(
 				ms := floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint;
 				PERFORM set_config('idgp.iuid', lpad(to_hex((ms << 16) | 32768), 16, '0')
 					|| to_hex(-9223372036854775808 | 18014398509481983), false);
+				PERFORM set_config('idgp.iuid_s', '0', false);
 				id := idgen_portable.iuid_generate(1, 0);
 				IF ('x' || substr(replace(id::text, '-', ''), 1, 12))::bit(48)::bigint <= ms THEN
 					bad := bad + 1;
