@@ -1,14 +1,14 @@
-# A state the session did not write must be ignored (idgen_portable.sql.in,
-# "Per-session generator state"; doc/portable.md).  distid_generate()'s
-# inlined fast path reads idgp.distid, idgp.distid_e and idgp.distid_l
-# without the worker's own() check and compares them as text, so a default
-# that a database owner (an ordinary role) sets with ALTER DATABASE ... SET
-# reaches every session of that database, a superuser's included.  With
-# idgp.distid = 'NaN' (NaN + increment = NaN, written back by the domain
-# check) every call returns the same value.  Here the superuser's three
-# calls must be three increasing integers, in a database whose owner set
-# that state as its default, and in a session that set it itself.
-
+# A crafted per-session state (idgen_portable.sql.in, "Per-session
+# generator state"): the generators' inlined fast paths read idgp.* without
+# the workers' checks (own(), made_of()) and compare it as text.
+# distid_generate() with idgp.distid = 'NaN', idgp.distid_e = '9',
+# idgp.distid_l = 'z' stays on its fast path, NaN + increment = NaN, and
+# the domain check writes NaN back: every call returns NaN.  On a pooled
+# connection an ordinary role writes that state after SET ROLE (set_config
+# on a placeholder is open to every role); the superuser's calls after
+# RESET ROLE must still be three increasing integers.  Likewise a short
+# idgp.iuid_at_r for iuid_generate(country, entity, at).  A database
+# default is out of an ordinary role's reach on 15 (subtest 1).
 use strict;
 use warnings;
 
@@ -58,6 +58,18 @@ $ids = $node->safe_psql('d', q{SET ROLE owner;
 	RESET ROLE;
 	SELECT string_agg(idgen_portable.distid_generate_dense()::text, ' ') FROM generate_series(1, 3)});
 ok(increasing_integers($ids), "distid_generate_dense() ignores that state: three increasing ids ($ids)");
+
+# iuid_generate(country, entity, at)'s fast path checks idgp.iuid_at_r's
+# range as text: a shorter string ('11801439421451468', 17 digits) is
+# inside it, and the random field it adds to is then negative.  Two calls
+# for one millisecond must give increasing ids of entity 2.
+my @u = split / /, $node->safe_psql('d', q{SET ROLE owner;
+	SELECT set_config('idgp.iuid_at', '1704067200000', false), set_config('idgp.iuid_at_r', '11801439421451468', false) \gset
+	RESET ROLE;
+	SELECT string_agg(idgen_portable.iuid_generate(1, 2, '2024-01-01 00:00:00+00')::text, ' ') FROM generate_series(1, 2)});
+my @entity = map { (hex(substr($_, 19, 4)) >> 6) & 255 } @u;
+ok(@u == 2 && $u[0] lt $u[1] && $entity[0] == 2 && $entity[1] == 2,
+	"a crafted idgp.iuid_at_r neither reorders the ids of a millisecond nor changes their entity (@u; entities @entity)");
 
 $node->stop;
 done_testing();
