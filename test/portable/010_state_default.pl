@@ -1,17 +1,38 @@
 # A crafted per-session state (idgen_portable.sql.in, "Per-session
-# generator state"): the generators' inlined fast paths read idgp.* without
-# the workers' checks (own(), made_of()) and compare it as text.
-# distid_generate() with idgp.distid = 'NaN', idgp.distid_e = '9',
-# idgp.distid_l = 'z' stays on its fast path, NaN + increment = NaN, and
-# the domain check writes NaN back: every call returns NaN.  On a pooled
-# connection an ordinary role writes that state after SET ROLE (set_config
-# on a placeholder is open to every role); the superuser's calls after
-# RESET ROLE must still be three increasing integers.  Likewise a short
-# idgp.iuid_at_r for iuid_generate(country, entity, at).  A database
-# default is out of an ordinary role's reach on 15 (subtest 1).
+# generator state"): any role of a session writes the settings idgp.*
+# (set_config on a placeholder is open to every role), so on a pooled
+# connection the previous role chooses the state the next role's
+# generators find.  Each generator's inlined fast path reads some of these
+# settings without the worker's checks; it must take a value only when it
+# has exactly the form the worker writes, and hand anything else to the
+# worker, which ignores what it cannot read.
+#
+# Found by an attack on 78f1692: distid_generate() with idgp.distid =
+# 'NaN', idgp.distid_e = '9', idgp.distid_l = 'z' stayed on its fast path
+# and returned NaN on every call; a 17-digit idgp.iuid_at_r passed the text
+# range check of iuid_generate(c, e, at) and gave entity 251, then a lower
+# id.  Those two stay as they were found (subtests 2 to 4).  Then every
+# generator, and every setting its fast path reads (and backfill's
+# idgp.iuid_at_b, which only its worker reads), with crafted values of
+# each kind: empty, reset (NULL), a sign, a space before or after, NaN,
+# Infinity, an exponent, a fraction, an underscore or a 0x prefix (which
+# numeric and bigint input accept from PostgreSQL 16), other Unicode
+# digits, upper-case hexadecimal, one character short or long, and
+# well-formed values at the edges.  The role owner writes them after SET
+# ROLE, and in the same statement the role is reset (set_config('role',
+# 'none'), as RESET ROLE) and the generator called three times: so the
+# calls come in the millisecond the crafted state names (distid's fast
+# path takes its state only in the clock's millisecond).  Each id must be
+# what a generator of the type makes (read here from its text, not by the
+# edition's functions: version, variant, country and entity of an iuid, a
+# whole distid of at most 28 digits and not NaN, flaxid's alphabet), in
+# the clock's milliseconds around the calls (distid: one second before;
+# backfill: the millisecond asked for), and each above the one before.
+# A database default is out of an ordinary role's reach on 15 (subtest 1).
 use strict;
 use warnings;
 
+use Math::BigInt;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -70,6 +91,189 @@ my @u = split / /, $node->safe_psql('d', q{SET ROLE owner;
 my @entity = map { (hex(substr($_, 19, 4)) >> 6) & 255 } @u;
 ok(@u == 2 && $u[0] lt $u[1] && $entity[0] == 2 && $entity[1] == 2,
 	"a crafted idgp.iuid_at_r neither reorders the ids of a millisecond nor changes their entity (@u; entities @entity)");
+
+#
+# Every generator, every setting its fast path reads, every kind of value
+#
+
+# The fields of an id as its type defines them (../shared/SPEC.md), from
+# its text: the Unix millisecond it names and whether it is well-formed
+# (undef if not)
+my $AT_MS = 1704067200000;    # backfill's millisecond: 2024-01-01 00:00:00 UTC
+my $FLAX = '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz';
+my %type = (
+	# iuid of country 1 and entity 2: ms | 8 | format 0 | country, 10 | entity | random
+	iuid => sub {
+		(my $h = shift) =~ tr/-//d;
+		return undef unless $h =~ /^[0-9a-f]{32}$/;
+		my ($b8, $b9) = (hex(substr($h, 16, 2)), hex(substr($h, 18, 2)));
+		return undef
+		  unless substr($h, 12, 2) eq '80' && hex(substr($h, 14, 2)) == 1
+		  && $b8 >> 6 == 2 && ((($b8 & 63) << 2) | ($b9 >> 6)) == 2;
+		return hex(substr($h, 0, 12));
+	},
+	# a whole number below 10^28 of a 45-bit millisecond since 1900 (stamped
+	# a second early: the Unix millisecond of the call is returned) and a
+	# 48-bit random field that is not 0 (distid_generate()) or any
+	# (distid_generate_dense())
+	distid => sub {
+		my $v = shift;
+		return undef unless $v =~ /^[1-9][0-9]{0,27}$/;
+		$v = Math::BigInt->new($v);
+		my $ts = $v->copy->brsft(48);
+		return undef if $ts > 35184372088831;
+		return $ts->numify - 2208988800000 + 1000;
+	},
+	# version 7, bit 64 clear, milliseconds since 1700
+	distid128 => sub {
+		(my $h = shift) =~ tr/-//d;
+		return undef unless $h =~ /^[0-9a-f]{32}$/ && substr($h, 12, 1) eq '7' && hex(substr($h, 16, 1)) < 8;
+		return hex(substr($h, 0, 12)) - 8520336000000;
+	},
+	# 16 characters of the alphabet, 40 bits of milliseconds since 2015 first
+	flaxid => sub {
+		my $f = shift;
+		return undef unless $f =~ /^[-0-9A-Z_a-z]{16}$/;
+		my $bits = 0;
+		$bits = ($bits << 6) | index($FLAX, $_) for split //, substr($f, 0, 8);
+		return ($bits >> 8) + 1420070400000;
+	});
+
+# the generators: the call, its type, and the milliseconds its ids may be
+# in: the clock's from before the attack to after the calls (plus two:
+# a millisecond borrowed when a field is full), or backfill's
+my %gen = (
+	'iuid_generate(1, 2)' => ['iuid', 'clock'],
+	"iuid_generate(1, 2, '2024-01-01 00:00:00+00')" => ['iuid', 'at'],
+	'distid_generate()' => ['distid', 'clock'],
+	'distid_generate_dense()' => ['distid', 'clock'],
+	'distid128_generate()' => ['distid128', 'clock'],
+	'flaxid_generate()' => ['flaxid', 'clock']);
+
+# The kinds of crafted value, from V, an SQL expression of a well-formed
+# value of the same width (the session's own, read before the attack);
+# each a name and an SQL expression
+sub kinds
+{
+	my ($v, $hex) = @_;
+	my @k = (
+		['empty', q{''}],
+		['reset', 'NULL'],
+		['NaN', q{'NaN'}],
+		['Infinity', q{'Infinity'}],
+		['-Infinity', q{'-Infinity'}],
+		['a + before', "'+' || $v"],
+		['a + in place of the first digit', "'+' || substr($v, 2)"],
+		['a - in place of the first digit', "'-' || substr($v, 2)"],
+		['a space in place of the first digit', "' ' || substr($v, 2)"],
+		['a space in place of the last digit', "substr($v, 1, length($v) - 1) || ' '"],
+		['two digits and spaces', "rpad(substr($v, 1, 2), length($v), ' ')"],
+		['a tab in place of the last digit', "substr($v, 1, length($v) - 1) || chr(9)"],
+		['one character short', "substr($v, 1, length($v) - 1)"],
+		['one character long', "$v || '0'"],
+		['a leading zero', "'0' || substr($v, 2)"],
+		['an exponent in place of the last four', "substr($v, 1, length($v) - 4) || 'e+00'"],
+		['an exponent, short', q{'1e27'}],
+		['a fraction in place of the last two', "substr($v, 1, length($v) - 2) || '.5'"],
+		['an underscore in place of the fifth', "substr($v, 1, 4) || '_' || substr($v, 6)"],
+		['a 0x prefix in place of the first two', "'0x' || substr($v, 3)"],
+		['Arabic-Indic digits', "translate($v, '0123456789', U&'\\0660\\0661\\0662\\0663\\0664\\0665\\0666\\0667\\0668\\0669')"],
+		['fullwidth digits', "translate($v, '0123456789', U&'\\FF10\\FF11\\FF12\\FF13\\FF14\\FF15\\FF16\\FF17\\FF18\\FF19')"],
+		['a letter in place of the last', "substr($v, 1, length($v) - 1) || 'z'"],
+		['upper case', "upper($v)"],
+		['all nines', "repeat('9', length($v))"],
+		['all z', "repeat('z', length($v))"],
+		['a character above the ASCII ones in place of the last', "substr($v, 1, length($v) - 1) || U&'\\00FF'"]);
+	push @k, ['hexadecimal upper case', "upper($v)"] if $hex;
+	return @k;
+}
+
+# The settings each generator's fast path reads (backfill's idgp.iuid_at_b
+# its worker only), each with the others as the attack leaves them: the
+# state that sends a call to the fast path (the stream's own idgp.iuid_s;
+# backfill's millisecond; distid's clock millisecond, and a bound that
+# every id is under)
+my $NOW = q{floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint::text};
+my @cases = (
+	['iuid_generate(1, 2)', 'idgp.iuid', [], 1],
+	['iuid_generate(1, 2)', 'idgp.iuid_s', []],
+	# the text range check of the first round passed these (subtest 4)
+	["iuid_generate(1, 2, '2024-01-01 00:00:00+00')", 'idgp.iuid_at_r', [['idgp.iuid_at', "'$AT_MS'"]], 0,
+		[q{'11801439421451468'}, q{rpad('11', 18, ' ')}, q{'1100000000000000' || chr(9) || chr(9)}, q{'11000_00000000000'},
+		 q{'1100000000000000e0'}, q{'0x0000000000000001'}]],
+	["iuid_generate(1, 2, '2024-01-01 00:00:00+00')", 'idgp.iuid_at', []],
+	["iuid_generate(1, 2, '2024-01-01 00:00:00+00')", 'idgp.iuid_at_b', [['idgp.iuid_at', "'$AT_MS'"]]],
+	# 2^93 - 1, the greatest id of 45-bit milliseconds, and 10^28 - 1
+	['distid_generate()', 'idgp.distid', [['idgp.distid_l', q{'z'}], ['idgp.distid_e', $NOW]], 0,
+		[q{'9903520314283042199192993791'}, q{'9999999999999999999999999999'}]],
+	# the same for the worker (distid_e of no clock's millisecond)
+	['distid_generate()', 'idgp.distid', [['idgp.distid_l', q{'z'}], ['idgp.distid_e', q{'0'}]], 0,
+		[q{'9903520314283042199192993791'}, q{'9999999999999999999999999999'}]],
+	# the first round's bound of the millisecond, 17 digits of microseconds
+	['distid_generate()', 'idgp.distid_e', [['idgp.distid_l', q{'z'}]], 0, [q{'99999999999999999'}, q{'9'}]],
+	['distid_generate()', 'idgp.distid_e', [['idgp.distid_l', q{'z'}]]],
+	['distid_generate()', 'idgp.distid_l', [['idgp.distid_e', $NOW]]],
+	['distid_generate_dense()', 'idgp.dense', []],
+	['distid128_generate()', 'idgp.d128', [], 1],
+	['flaxid_generate()', 'idgp.flaxid', []]);
+
+# one attack: a call of the session's own, the crafted settings written by
+# role owner, the role reset, three calls, in one statement (an array's
+# elements are evaluated in order); returns the clock before and after,
+# the role of the calls, the id before and the three after
+sub attack
+{
+	my ($call, @set) = @_;
+	my $g = "(idgen_portable.$call)::text";
+	my $sql = "SET ROLE owner;\nSELECT array_to_string(ARRAY[$NOW, $g, "
+	  . join('', map { "(pg_catalog.set_config('$_->[0]', $_->[1], false) IS NULL)::text, " } @set)
+	  . "pg_catalog.set_config('role', 'none', false), current_user::text, $g, $g, $g, $NOW], '/')";
+	my ($ok, $out, $err) = $node->psql('d', $sql);
+	return (undef, $err) if $err ne '';
+	my ($t0, $first, @rest) = split m{/}, $out;
+	my $t1 = pop @rest;
+	my @after = splice(@rest, -3);
+	my $role = pop @rest;
+	return ($t0, $t1, $role, $first, @after);
+}
+
+my ($n, @failed) = (0);
+for my $case (@cases)
+{
+	my ($call, $setting, $others, $hex, $extra) = @$case;
+	my ($typ, $range) = @{ $gen{$call} };
+	my $v = "current_setting('$setting')";
+	for my $kind (kinds($v, $hex), map { ["$_", $_] } @{ $extra // [] })
+	{
+		my ($name, $value) = @$kind;
+		my ($t0, $t1, $role, $first, @ids) = attack($call, @$others, [$setting, $value]);
+		$n++;
+		if (!defined $t0)
+		{
+			push @failed, "$call, $setting $name: $t1";
+			next;
+		}
+		my ($lo, $hi) = $range eq 'at' ? ($AT_MS, $AT_MS + 2) : ($t0, $t1 + 2);
+		my @why;
+		push @why, "the calls ran as $role" if $role eq 'owner';
+		push @why, "the session's own id $first is no $typ" unless defined $type{$typ}->($first);
+		for my $i (0 .. 2)
+		{
+			my $ms = $type{$typ}->($ids[$i]);
+			if (!defined $ms) { push @why, "$ids[$i] is no $typ of the call"; next; }
+			push @why, "$ids[$i] names millisecond $ms, outside $lo..$hi" if $ms < $lo || $ms > $hi;
+			next if $i == 0;
+			my $above = $typ eq 'distid' ? Math::BigInt->new($ids[$i]) > Math::BigInt->new($ids[$i - 1])
+			  : $ids[$i] gt $ids[$i - 1];
+			push @why, "$ids[$i] is not above $ids[$i - 1]" unless $above;
+		}
+		push @failed, "$call, $setting $name: " . join('; ', @why) if @why;
+	}
+}
+diag($_) for @failed;
+ok(!@failed && $n > 250,
+	"$n crafted states, each setting each generator's fast path reads: every id well-formed, of the clock, above the one before ("
+	  . scalar(@failed) . ' wrong)');
 
 $node->stop;
 done_testing();
