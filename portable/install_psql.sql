@@ -197,6 +197,30 @@ COMMENT ON FUNCTION :"schema"._ms_time(bigint) IS 'internal: the time of millise
 -- follows the value only if it was not that default (a role's, a
 -- database's, the configuration's or the connection's); a value it cannot
 -- read is ignored too.
+--
+-- Any role of the session may write these settings (on a pooled
+-- connection, the previous role: doc/security.md), so an expression takes
+-- nothing from a state that is not exactly of the form its worker writes,
+-- and hands every other state to the worker.  Four only compare the state
+-- with a candidate made from the clock, the random uuid and the arguments
+-- alone, and take the candidate only when it is above the state as text:
+-- iuid_generate(country, entity) (idgp.iuid; and idgp.iuid_s, which must
+-- equal the stream's decimal text), distid_generate_dense(),
+-- distid128_generate() and flaxid_generate().  That is what the worker
+-- does with any state: one of its form orders as text as the ids do; any
+-- other (or a default, or another stream's id) the worker ignores and
+-- makes a fresh id of the clock, which is what the candidate is, and
+-- where the candidate is not above such a state the worker makes the id.
+-- Two add an increment to a number the state holds, and check it first,
+-- in a domain whose check reads the setting once (as VALUE): of any other
+-- form (or not to add to), it changes the setting the expression then
+-- compares with the decimal text of the clock's millisecond or of the
+-- time asked for (which no other text equals), and the worker makes the
+-- id: distid_generate()
+-- (idgp.distid: 28 digits, and at most idgp.distid_l, which is only
+-- compared) and iuid_generate(country, entity, at) (idgp.iuid_at_r: 18
+-- digits).  A default of these settings is followed there only by a call
+-- in the very millisecond it names.
 
 -- The clock in a generator's expression, read once: the Unix millisecond
 -- and its fraction in 9 bits (1/512 ms: as many clock bits as a
@@ -222,6 +246,17 @@ COMMENT ON FUNCTION :"schema"._ms_time(bigint) IS 'internal: the time of millise
 -- Whether ST, a state's text, has LO to HI characters, all of CHARS (a
 -- regular expression with a count, ^[0-9]{1,28}$, costs a worker several
 -- times the rest of its work)
+
+-- Whether ST, a state's text, is LEN decimal digits, as a check of an
+-- expression's path, where a regular expression or ltrim() of the text
+-- (character by character) would cost a tenth of the generator: its bytes,
+-- taken by convert_to(ST, 'SQL_ASCII') (no conversion, and no error for
+-- any text: textsend() would convert to the client's encoding, and raise
+-- for a character it lacks), all digits once the digits are trimmed from
+-- the left, and exactly LEN of them.  Every other text fails: a sign, a
+-- space, a point, an exponent, an underscore, NaN, Infinity, 0x (digits
+-- and forms numeric or bigint input read), a digit of another script (its
+-- bytes are no ASCII digits), one character more or less.
 
 -- A worker's error for a clock outside its type's span (the worker calls
 -- no function of this edition)
@@ -259,7 +294,8 @@ BEGIN
 	END IF;
 	FOREACH d SLICE 1 IN ARRAY ARRAY[['_iuid_fields', pg_catalog.quote_ident(ours) OPERATOR(pg_catalog.||) '._halves'],
 									 ['_iuid_candidate', 'pg_catalog.text'],
-									 ['_iuid_at_rand', 'bigint'], ['_distid_step', 'numeric'],
+									 ['_iuid_at_rand', 'bigint'], ['_iuid_at_state', 'pg_catalog.text'],
+									 ['_distid_step', 'numeric'], ['_distid_state', 'pg_catalog.text'],
 									 ['_distid_dense_fields', pg_catalog.quote_ident(ours) OPERATOR(pg_catalog.||) '._halves'],
 									 ['_distid_dense_candidate', 'pg_catalog.text'],
 									 ['_distid128_random', pg_catalog.quote_ident(ours) OPERATOR(pg_catalog.||) '._stamped_uuid'],
@@ -511,6 +547,9 @@ COMMENT ON FUNCTION :"schema".iuid_generate(pg_catalog.int4, pg_catalog.int4) IS
 -- idgp.iuid_at_b, the millisecond the walk began in.  The worker makes the
 -- id and writes them; the generator's expression, for a call in the walk's
 -- millisecond whose increment cannot overflow, writes idgp.iuid_at_r alone.
+-- A walk's millisecond covers itself whatever idgp.iuid_at_b says: the
+-- worker, as the expression, continues a walk there when its start is not
+-- one it wrote (of another form, or after its millisecond).
 CREATE OR REPLACE FUNCTION :"schema"._iuid_at_next(country pg_catalog.int4, entity pg_catalog.int4, at pg_catalog.timestamptz) RETURNS pg_catalog.uuid
 	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
 DECLARE
@@ -541,19 +580,22 @@ BEGIN
 		pg_catalog.length(st_ms) OPERATOR(pg_catalog.>=) 1 AND pg_catalog.length(st_ms) OPERATOR(pg_catalog.<=) 15
 		AND pg_catalog.ltrim(st_ms, '0123456789') OPERATOR(pg_catalog.=) ''
 		AND
-		pg_catalog.length(st_b) OPERATOR(pg_catalog.>=) 1 AND pg_catalog.length(st_b) OPERATOR(pg_catalog.<=) 15
-		AND pg_catalog.ltrim(st_b, '0123456789') OPERATOR(pg_catalog.=) ''
-		AND
 		pg_catalog.length(st_r) OPERATOR(pg_catalog.>=) 18 AND pg_catalog.length(st_r) OPERATOR(pg_catalog.<=) 18
 		AND pg_catalog.ltrim(st_r, '0123456789') OPERATOR(pg_catalog.=) ''
 		AND pg_catalog.substr(st_r, 1, 1) OPERATOR(pg_catalog.=) '1' AND
 st_r OPERATOR(pg_catalog.<>) pg_catalog.set_config('idgp.iuid_at_r', NULL, false)
 	THEN
-		began := st_b::bigint;
 		ms := st_ms::bigint;
 		rand := st_r::bigint OPERATOR(pg_catalog.-) 100000000000000000;
+		began := CASE WHEN
+		pg_catalog.length(st_b) OPERATOR(pg_catalog.>=) 1 AND pg_catalog.length(st_b) OPERATOR(pg_catalog.<=) 15
+		AND pg_catalog.ltrim(st_b, '0123456789') OPERATOR(pg_catalog.=) ''
+			THEN least(st_b::bigint, ms) ELSE ms END;
 	END IF;
-	IF ms IS NULL OR rand OPERATOR(pg_catalog.>) 18014398509481983 OR at_ms OPERATOR(pg_catalog.<) began OR at_ms OPERATOR(pg_catalog.>) ms THEN
+	-- (a walk more than a second past the millisecond asked for is none
+	-- this session made: it borrows a millisecond after some 2^22 ids)
+	IF ms IS NULL OR rand OPERATOR(pg_catalog.>) 18014398509481983 OR at_ms OPERATOR(pg_catalog.<) began OR at_ms OPERATOR(pg_catalog.>) ms
+		OR ms OPERATOR(pg_catalog.-) at_ms OPERATOR(pg_catalog.>) 1000 THEN
 		began := at_ms;
 		ms := at_ms;
 		rand := pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) 9007199254740991;
@@ -584,24 +626,46 @@ ALTER DOMAIN :"schema"._iuid_at_rand ADD CONSTRAINT next
 	CHECK (pg_catalog.set_config('idgp.iuid_at_r', VALUE::pg_catalog.text, false) IS NOT NULL);
 COMMENT ON DOMAIN :"schema"._iuid_at_rand IS 'internal: the random field of iuid_generate(country, entity, at) plus 10^17, which its check makes the state';
 
+-- The state idgp.iuid_at_r as the expression below reads it: 18 digits
+-- from 10^17 to 10^17 + 2^54 - 1 - 2^32 (its last random field plus 10^17,
+-- at most what an increment cannot overflow); else the check puts a zero
+-- before idgp.iuid_at, whose text then equals no time's, and the worker
+-- makes the id: it reads the same millisecond there, and follows a last
+-- random field above that bound (borrowing the next millisecond) or
+-- ignores a state of another form.  As text of 18 digits, its order is the
+-- numbers'.
+ALTER DOMAIN :"schema"._iuid_at_state ADD CONSTRAINT next
+	CHECK (CASE WHEN
+pg_catalog.octet_length(VALUE) OPERATOR(pg_catalog.=) 18
+	AND pg_catalog.ltrim(pg_catalog.convert_to(VALUE, 'SQL_ASCII'), '\x30313233343536373839'::pg_catalog.bytea) OPERATOR(pg_catalog.=) '\x'::pg_catalog.bytea
+			AND VALUE OPERATOR(pg_catalog.>=) '100000000000000000' COLLATE pg_catalog."C"
+			AND VALUE OPERATOR(pg_catalog.<=) '118014394214514687' COLLATE pg_catalog."C"
+		THEN true
+		ELSE pg_catalog.set_config('idgp.iuid_at', '0' OPERATOR(pg_catalog.||) coalesce(pg_catalog.current_setting('idgp.iuid_at', true), ''), false) IS NOT NULL END);
+COMMENT ON DOMAIN :"schema"._iuid_at_state IS 'internal: the state of iuid_generate(country, entity, at), read by its check, which hands a state of another form to the worker';
+
 -- In the walk's millisecond (the time from 2004-11-03 to 2121: see
 -- iuid_generate(country, entity)), with a random field at most 2^54 - 1 -
--- 2^32, the last one plus a random increment of 1..2^32
+-- 2^32, the last one plus a random increment of 1..2^32.  idgp.iuid_at is
+-- read after the check of idgp.iuid_at_r (an argument of the reading,
+-- always true), which has marked it where that state is not one to add
+-- to; the check runs only for arguments the expression takes (inside the
+-- first CASE: a NULL argument writes no state).
 CREATE OR REPLACE FUNCTION :"schema".iuid_generate(country pg_catalog.int4, entity pg_catalog.int4, at pg_catalog.timestamptz) RETURNS pg_catalog.uuid
 	LANGUAGE sql VOLATILE PARALLEL UNSAFE
 	RETURN CASE WHEN ((country OPERATOR(pg_catalog.|) entity) OPERATOR(pg_catalog.&) -256) OPERATOR(pg_catalog.=) 0
 			AND at OPERATOR(pg_catalog.>=) '2004-11-03 19:53:47.776+00'::pg_catalog.timestamptz
 			AND at OPERATOR(pg_catalog.<) '2121-01-01 00:00:00+00'::pg_catalog.timestamptz
-			AND (((pg_catalog.tstzrange_subdiff(at, '2050-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000000)::bigint
-				OPERATOR(pg_catalog.+) 2524608000000000) OPERATOR(pg_catalog./) 1000)::pg_catalog.text OPERATOR(pg_catalog.=) pg_catalog.current_setting('idgp.iuid_at', true)
-			AND pg_catalog.current_setting('idgp.iuid_at_r', true) OPERATOR(pg_catalog.>=) '100000000000000000' COLLATE pg_catalog."C"
-			AND pg_catalog.current_setting('idgp.iuid_at_r', true) OPERATOR(pg_catalog.<=) '118014394214514687' COLLATE pg_catalog."C"
+		THEN CASE WHEN (((pg_catalog.tstzrange_subdiff(at, '2050-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000000)::bigint
+				OPERATOR(pg_catalog.+) 2524608000000000) OPERATOR(pg_catalog./) 1000)::pg_catalog.text OPERATOR(pg_catalog.=) pg_catalog.current_setting('idgp.iuid_at',
+				(pg_catalog.current_setting('idgp.iuid_at_r', true):::"schema"._iuid_at_state IS NULL) IS NOT NULL)
 		THEN ('0' OPERATOR(pg_catalog.||) pg_catalog.to_hex(((((pg_catalog.tstzrange_subdiff(at, '2050-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000000)::bigint
 				OPERATOR(pg_catalog.+) 2524608000000000) OPERATOR(pg_catalog./) 1000) OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) (32768 OPERATOR(pg_catalog.|) country))
 			OPERATOR(pg_catalog.||) pg_catalog.to_hex((-9223372036854775808 OPERATOR(pg_catalog.|) (entity::bigint OPERATOR(pg_catalog.<<) 54))
 				OPERATOR(pg_catalog.|) ((pg_catalog.current_setting('idgp.iuid_at_r')::bigint
 					OPERATOR(pg_catalog.+) (pg_catalog.uuid_hash_extended(pg_catalog.gen_random_uuid(), 0) OPERATOR(pg_catalog.&) 4294967295) OPERATOR(pg_catalog.+) 1):::"schema"._iuid_at_rand
 					OPERATOR(pg_catalog.-) 100000000000000000)))::pg_catalog.uuid
+			ELSE :"schema"._iuid_at_next(country, entity, at) END
 		WHEN country IS NOT NULL AND entity IS NOT NULL AND at IS NOT NULL THEN :"schema"._iuid_at_next(country, entity, at) END;
 COMMENT ON FUNCTION :"schema".iuid_generate(pg_catalog.int4, pg_catalog.int4, pg_catalog.timestamptz) IS 'iuid (a uuid) for a given time (backfill); consecutive calls of the session for one millisecond never repeat';
 
@@ -725,12 +789,15 @@ COMMENT ON FUNCTION :"schema".distid(pg_catalog.text) IS 'decimal text to distid
 -- the same or an earlier one the last plus a random increment below 2^41;
 -- on overflow a later millisecond still in the past, else a 1 ms sleep.
 -- The state is three settings: idgp.distid, the last id (decimal), and for
--- the generator's expression the bounds of its millisecond, which only the
--- worker writes: idgp.distid_e, the clock's last microsecond (since 1970,
--- plus 10^16: 17 digits) that is not past that millisecond, and
--- idgp.distid_l, the greatest id in it from which every increment stays
--- in it (28 digits).  Until the clock passes the one or the id the other,
--- the expression adds the increment and writes idgp.distid alone.
+-- the generator's expression, which only the worker writes: idgp.distid_e,
+-- the clock's millisecond (since 1970, decimal) when the worker made that
+-- id, and idgp.distid_l, the greatest id in the id's millisecond from
+-- which every increment stays in it (28 digits).  While the clock is in
+-- that millisecond and the id not past the bound, the expression adds the
+-- increment and writes idgp.distid alone (as the worker would: in the
+-- clock's millisecond, the last id's is the same or later).  A last id
+-- past the generator's span, its millisecond beyond 45 bits (an increment
+-- could carry it to 10^28, no distid), is ignored.
 CREATE OR REPLACE FUNCTION :"schema"._distid_next() RETURNS numeric
 	LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE AS $$
 DECLARE
@@ -738,6 +805,7 @@ DECLARE
 	u pg_catalog.uuid := pg_catalog.gen_random_uuid();
 	prev_ts bigint;
 	prev_rand bigint;
+	now_ms bigint;
 	ts bigint;
 	r bigint;
 	inc bigint;
@@ -751,9 +819,13 @@ st OPERATOR(pg_catalog.<>) pg_catalog.set_config('idgp.distid', NULL, false)
 	THEN
 		prev_ts := pg_catalog.div(st::numeric, 281474976710656)::bigint;
 		prev_rand := pg_catalog.mod(st::numeric, 281474976710656)::bigint;
+		IF prev_ts OPERATOR(pg_catalog.>) 35184372088831 THEN
+			prev_ts := NULL;
+		END IF;
 	END IF;
 	LOOP
-		ts := pg_catalog.floor(extract(epoch FROM pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000)::bigint OPERATOR(pg_catalog.+) 2208988799000;
+		now_ms := pg_catalog.floor(extract(epoch FROM pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000)::bigint;
+		ts := now_ms OPERATOR(pg_catalog.+) 2208988799000;
 		r := greatest(pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) 281474976710655, 1);
 		IF ts OPERATOR(pg_catalog.<=) prev_ts THEN
 			inc := greatest(r OPERATOR(pg_catalog.&) 2199023255551, 1);
@@ -788,7 +860,7 @@ st OPERATOR(pg_catalog.<>) pg_catalog.set_config('idgp.distid', NULL, false)
 	-- (from 2012-07-31), a clock the expression reads exactly (before 2121)
 	-- (the settings written, then the id: one expression, not a PERFORM)
 	RETURN CASE WHEN pg_catalog.set_config('idgp.distid', v::pg_catalog.text, false) IS NOT NULL
-		AND pg_catalog.set_config('idgp.distid_e', ((ts OPERATOR(pg_catalog.-) 2208988799000) OPERATOR(pg_catalog.*) 1000 OPERATOR(pg_catalog.+) 10000000000000999)::pg_catalog.text, false) IS NOT NULL
+		AND pg_catalog.set_config('idgp.distid_e', now_ms::pg_catalog.text, false) IS NOT NULL
 		AND pg_catalog.set_config('idgp.distid_l', CASE WHEN v OPERATOR(pg_catalog.>=) 1000000000000000000000000000 AND pg_catalog.clock_timestamp() OPERATOR(pg_catalog.<) '2121-01-01 00:00:00+00'::pg_catalog.timestamptz
 			THEN (ts::numeric OPERATOR(pg_catalog.*) 281474976710656 OPERATOR(pg_catalog.+) 279275953455103)::pg_catalog.text ELSE '' END, false) IS NOT NULL THEN v END;
 END
@@ -799,13 +871,33 @@ ALTER DOMAIN :"schema"._distid_step ADD CONSTRAINT next
 	CHECK (pg_catalog.set_config('idgp.distid', VALUE::pg_catalog.text, false) IS NOT NULL);
 COMMENT ON DOMAIN :"schema"._distid_step IS 'internal: the next id of distid_generate() in its millisecond, which its check makes the state';
 
+-- The state idgp.distid as the expression below reads it: 28 digits, at
+-- most the bound of its millisecond, idgp.distid_l, and at most 2^93 - 1 -
+-- 2^41, from which an increment cannot carry the millisecond past 45
+-- bits (nor the id to 10^28, where it would be no distid); else the check
+-- empties idgp.distid_e, which no clock's text equals, and the worker
+-- makes the id.  As text of 28 digits, their order is the numbers'.
+ALTER DOMAIN :"schema"._distid_state ADD CONSTRAINT next
+	CHECK (CASE WHEN
+pg_catalog.octet_length(VALUE) OPERATOR(pg_catalog.=) 28
+	AND pg_catalog.ltrim(pg_catalog.convert_to(VALUE, 'SQL_ASCII'), '\x30313233343536373839'::pg_catalog.bytea) OPERATOR(pg_catalog.=) '\x'::pg_catalog.bytea
+			AND VALUE OPERATOR(pg_catalog.>=) '1000000000000000000000000000' COLLATE pg_catalog."C"
+			AND VALUE OPERATOR(pg_catalog.<=) '9903520314283040000169738239' COLLATE pg_catalog."C"
+			AND VALUE OPERATOR(pg_catalog.<=) pg_catalog.current_setting('idgp.distid_l', true) COLLATE pg_catalog."C"
+		THEN true ELSE pg_catalog.set_config('idgp.distid_e', '', false) IS NOT NULL END);
+COMMENT ON DOMAIN :"schema"._distid_state IS 'internal: the state of distid_generate(), read by its check, which hands a state of another form to the worker';
+
+-- The clock's millisecond (the expression's clock: 1979 to 2121; outside,
+-- the worker writes no bound, idgp.distid_l is empty) compared with
+-- idgp.distid_e, read after the check of idgp.distid (an argument of the
+-- reading, always true)
 CREATE OR REPLACE FUNCTION :"schema".distid_generate() RETURNS numeric
 	LANGUAGE sql VOLATILE PARALLEL UNSAFE
 	RETURN CASE WHEN (
 ((pg_catalog.tstzrange_subdiff(pg_catalog.clock_timestamp(), '2050-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000000)::bigint
 	OPERATOR(pg_catalog.+) 2524608000000000)
-			OPERATOR(pg_catalog.+) 10000000000000000)::pg_catalog.text OPERATOR(pg_catalog.<=) pg_catalog.current_setting('idgp.distid_e', true) COLLATE pg_catalog."C"
-			AND pg_catalog.current_setting('idgp.distid', true) OPERATOR(pg_catalog.<=) pg_catalog.current_setting('idgp.distid_l', true) COLLATE pg_catalog."C"
+			OPERATOR(pg_catalog./) 1000)::pg_catalog.text OPERATOR(pg_catalog.=) pg_catalog.current_setting('idgp.distid_e',
+				(pg_catalog.current_setting('idgp.distid', true):::"schema"._distid_state IS NULL) IS NOT NULL)
 		THEN (pg_catalog.current_setting('idgp.distid')::numeric
 			OPERATOR(pg_catalog.+) greatest(pg_catalog.uuid_hash_extended(pg_catalog.gen_random_uuid(), 0) OPERATOR(pg_catalog.&) 2199023255551, 1)):::"schema"._distid_step
 		ELSE :"schema"._distid_next() END;
