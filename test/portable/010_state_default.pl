@@ -27,8 +27,12 @@
 # edition's functions: version, variant, country and entity of an iuid, a
 # whole distid of at most 28 digits and not NaN, flaxid's alphabet), in
 # the clock's milliseconds around the calls (distid: one second before;
-# backfill: the millisecond asked for), and each above the one before.
-# A database default is out of an ordinary role's reach on 15 (subtest 1).
+# backfill: the millisecond asked for), and each above the one before
+# (subtest 5).  A well-formed state of the role's choice is followed, as
+# far as doc/security.md says: a distid or DistributedId128 in 2100, and
+# for distid's expression a last id of 2020 in the clock's millisecond the
+# state names (subtests 6 and 7).  A database default is out of an
+# ordinary role's reach on 15 (subtest 1).
 use strict;
 use warnings;
 
@@ -274,6 +278,47 @@ diag($_) for @failed;
 ok(!@failed && $n > 250,
 	"$n crafted states, each setting each generator's fast path reads: every id well-formed, of the clock, above the one before ("
 	  . scalar(@failed) . ' wrong)');
+
+#
+# A well-formed state of the previous role's choice is followed as the
+# worker follows the session's own (doc/security.md states how far): a
+# distid or DistributedId128 in 2100 is continued, as their references
+# continue a last id in the future until its field is full (a distid's
+# within some hundreds of ids: 2000 calls end on the clock); and distid's
+# expression continues a last id of an earlier millisecond for calls in
+# the clock's millisecond idgp.distid_e names (tried until a call comes in
+# that millisecond)
+#
+my $ms2100 = 4102444800000;
+my @chosen = split /\n/, $node->safe_psql('d', qq{SET ROLE owner;
+	SELECT set_config('idgp.d128', lpad(to_hex((($ms2100 + 8520336000000) << 16) | 28672), 16, '0') || '0000000000000001', false),
+		set_config('idgp.distid', ((($ms2100 + 2208988800000)::numeric * 281474976710656) + 1)::text, false),
+		set_config('idgp.distid_e', '0', false) \\gset
+	RESET ROLE;
+	SELECT string_agg(idgen_portable.distid128_generate()::text, ' ') FROM generate_series(1, 3);
+	SELECT string_agg(idgen_portable.distid_generate()::text, ' ') FROM generate_series(1, 3);
+	SELECT x FROM (SELECT g, idgen_portable.distid_generate()::text AS x FROM generate_series(1, 2000) g OFFSET 0) s ORDER BY g DESC LIMIT 1;
+	SELECT floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint});
+my @d128 = split / /, $chosen[0];
+my @dist = split / /, $chosen[1];
+ok( @d128 == 3 && @dist == 3
+	  && !grep({ ($type{distid128}->($_) // 0) != $ms2100 } @d128)
+	  && !grep({ ($type{distid}->($_) // 0) != $ms2100 + 1000 } @dist)
+	  && $d128[0] lt $d128[1] && $d128[1] lt $d128[2]
+	  && Math::BigInt->new($dist[0]) < Math::BigInt->new($dist[1]) && Math::BigInt->new($dist[1]) < Math::BigInt->new($dist[2])
+	  && abs($type{distid}->($chosen[2]) - $chosen[3]) < 2000,
+	"a well-formed DistributedId128 or distid state of the previous role in 2100 is continued (@d128; @dist), a distid's until its field is full ($chosen[2])");
+my ($past, $tries) = (0, 0);
+my $ms2020 = 1577836800000;
+while (!$past && $tries++ < 20)
+{
+	my ($t0, $t1, $role, $first, @ids) = attack('distid_generate()', ['idgp.distid_l', q{'z'}],
+		['idgp.distid', "((($ms2020 + 2208988799000)::numeric * 281474976710656) + 1)::text"], ['idgp.distid_e', $NOW]);
+	my @ms = map { $type{distid}->($_) } @ids;
+	last if grep { !defined } @ms;
+	$past = 1 if $ms[0] == $ms2020;
+}
+ok($past, "distid_generate() continues a well-formed last id of 2020 for calls in the clock's millisecond idgp.distid_e names (try $tries)");
 
 $node->stop;
 done_testing();
