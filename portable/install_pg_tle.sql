@@ -271,7 +271,10 @@ COMMENT ON FUNCTION @extschema@._ms_time(bigint) IS 'internal: the time of milli
 -- the left, and exactly LEN of them.  Every other text fails: a sign, a
 -- space, a point, an exponent, an underscore, NaN, Infinity, 0x (digits
 -- and forms numeric or bigint input read), a digit of another script (its
--- bytes are no ASCII digits), one character more or less.
+-- bytes are no ASCII digits), one character more or less.  The digits as
+-- bytea literals without a backslash: read the same bytes whatever
+-- standard_conforming_strings the installing session has ('\x' with it
+-- off is the byte x).
 
 -- A worker's error for a clock outside its type's span (the worker calls
 -- no function of this edition)
@@ -652,7 +655,7 @@ COMMENT ON DOMAIN @extschema@._iuid_at_rand IS 'internal: the random field of iu
 ALTER DOMAIN @extschema@._iuid_at_state ADD CONSTRAINT next
 	CHECK (CASE WHEN
 pg_catalog.octet_length(VALUE) OPERATOR(pg_catalog.=) 18
-	AND pg_catalog.ltrim(pg_catalog.convert_to(VALUE, 'SQL_ASCII'), '\x30313233343536373839'::pg_catalog.bytea) OPERATOR(pg_catalog.=) '\x'::pg_catalog.bytea
+	AND pg_catalog.ltrim(pg_catalog.convert_to(VALUE, 'SQL_ASCII'), '0123456789'::pg_catalog.bytea) OPERATOR(pg_catalog.=) ''::pg_catalog.bytea
 			AND VALUE OPERATOR(pg_catalog.>=) '100000000000000000' COLLATE pg_catalog."C"
 			AND VALUE OPERATOR(pg_catalog.<=) '118014394214514687' COLLATE pg_catalog."C"
 		THEN true
@@ -895,7 +898,7 @@ COMMENT ON DOMAIN @extschema@._distid_step IS 'internal: the next id of distid_g
 ALTER DOMAIN @extschema@._distid_state ADD CONSTRAINT next
 	CHECK (CASE WHEN
 pg_catalog.octet_length(VALUE) OPERATOR(pg_catalog.=) 28
-	AND pg_catalog.ltrim(pg_catalog.convert_to(VALUE, 'SQL_ASCII'), '\x30313233343536373839'::pg_catalog.bytea) OPERATOR(pg_catalog.=) '\x'::pg_catalog.bytea
+	AND pg_catalog.ltrim(pg_catalog.convert_to(VALUE, 'SQL_ASCII'), '0123456789'::pg_catalog.bytea) OPERATOR(pg_catalog.=) ''::pg_catalog.bytea
 			AND VALUE OPERATOR(pg_catalog.>=) '1000000000000000000000000000' COLLATE pg_catalog."C"
 			AND VALUE OPERATOR(pg_catalog.<=) '9903520314283040000169738239' COLLATE pg_catalog."C"
 			AND VALUE OPERATOR(pg_catalog.<=) pg_catalog.current_setting('idgp.distid_l', true) COLLATE pg_catalog."C"
