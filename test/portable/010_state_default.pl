@@ -61,7 +61,8 @@ sub increasing_integers
 	for my $i (0 .. 2)
 	{
 		return 0 unless $v[$i] =~ /^[0-9]{1,28}$/;
-		return 0 if $i > 0 && $v[$i] <= $v[$i - 1];
+		# as decimal text (Perl's numbers hold 15 or 16 digits)
+		return 0 if $i > 0 && (length($v[$i]) <=> length($v[$i - 1]) || $v[$i] cmp $v[$i - 1]) <= 0;
 	}
 	return 1;
 }
