@@ -665,9 +665,11 @@ COMMENT ON DOMAIN @extschema@._iuid_at_state IS 'internal: the state of iuid_gen
 -- In the walk's millisecond (the time from 2004-11-03 to 2121: see
 -- iuid_generate(country, entity)), with a random field at most 2^54 - 1 -
 -- 2^32, the last one plus a random increment of 1..2^32.  idgp.iuid_at is
--- read after the check of idgp.iuid_at_r (an argument of the reading,
--- always true), which has marked it where that state is not one to add
--- to; the check runs only for arguments the expression takes (inside the
+-- read after the check of idgp.iuid_at_r (an argument of the reading:
+-- true, or NULL without a state, which takes the worker; it uses the
+-- checked value, as PostgreSQL 19 folds "(x IS NULL) IS NOT NULL" to true
+-- without evaluating x), which has marked it where that state is not one
+-- to add to; the check runs only for arguments the expression takes (inside the
 -- first CASE: a NULL argument writes no state).
 CREATE OR REPLACE FUNCTION @extschema@.iuid_generate(country pg_catalog.int4, entity pg_catalog.int4, at pg_catalog.timestamptz) RETURNS pg_catalog.uuid
 	LANGUAGE sql VOLATILE PARALLEL UNSAFE
@@ -676,7 +678,7 @@ CREATE OR REPLACE FUNCTION @extschema@.iuid_generate(country pg_catalog.int4, en
 			AND at OPERATOR(pg_catalog.<) '2121-01-01 00:00:00+00'::pg_catalog.timestamptz
 		THEN CASE WHEN (((pg_catalog.tstzrange_subdiff(at, '2050-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000000)::bigint
 				OPERATOR(pg_catalog.+) 2524608000000000) OPERATOR(pg_catalog./) 1000)::pg_catalog.text OPERATOR(pg_catalog.=) pg_catalog.current_setting('idgp.iuid_at',
-				(pg_catalog.current_setting('idgp.iuid_at_r', true)::@extschema@._iuid_at_state IS NULL) IS NOT NULL)
+				pg_catalog.octet_length(pg_catalog.current_setting('idgp.iuid_at_r', true)::@extschema@._iuid_at_state) OPERATOR(pg_catalog.>=) 0)
 		THEN ('0' OPERATOR(pg_catalog.||) pg_catalog.to_hex(((((pg_catalog.tstzrange_subdiff(at, '2050-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000000)::bigint
 				OPERATOR(pg_catalog.+) 2524608000000000) OPERATOR(pg_catalog./) 1000) OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) (32768 OPERATOR(pg_catalog.|) country))
 			OPERATOR(pg_catalog.||) pg_catalog.to_hex((-9223372036854775808 OPERATOR(pg_catalog.|) (entity::bigint OPERATOR(pg_catalog.<<) 54))
@@ -908,14 +910,15 @@ COMMENT ON DOMAIN @extschema@._distid_state IS 'internal: the state of distid_ge
 -- The clock's millisecond (the expression's clock: 1979 to 2121; outside,
 -- the worker writes no bound, idgp.distid_l is empty) compared with
 -- idgp.distid_e, read after the check of idgp.distid (an argument of the
--- reading, always true)
+-- reading: true, or NULL without a state, which takes the worker; it
+-- uses the checked value, which no planner folds away)
 CREATE OR REPLACE FUNCTION @extschema@.distid_generate() RETURNS numeric
 	LANGUAGE sql VOLATILE PARALLEL UNSAFE
 	RETURN CASE WHEN (
 ((pg_catalog.tstzrange_subdiff(pg_catalog.clock_timestamp(), '2050-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000000)::bigint
 	OPERATOR(pg_catalog.+) 2524608000000000)
 			OPERATOR(pg_catalog./) 1000)::pg_catalog.text OPERATOR(pg_catalog.=) pg_catalog.current_setting('idgp.distid_e',
-				(pg_catalog.current_setting('idgp.distid', true)::@extschema@._distid_state IS NULL) IS NOT NULL)
+				pg_catalog.octet_length(pg_catalog.current_setting('idgp.distid', true)::@extschema@._distid_state) OPERATOR(pg_catalog.>=) 0)
 		THEN (pg_catalog.current_setting('idgp.distid')::numeric
 			OPERATOR(pg_catalog.+) greatest(pg_catalog.uuid_hash_extended(pg_catalog.gen_random_uuid(), 0) OPERATOR(pg_catalog.&) 2199023255551, 1))::@extschema@._distid_step
 		ELSE @extschema@._distid_next() END;
