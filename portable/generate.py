@@ -60,12 +60,32 @@ TEMPLATE = re.compile(r"^--@template (\w+)\(([^)]*)\)\n(.*?)^--@end\n", re.M | r
 USE = re.compile(r"^--@(\w+)\((.*)\)\n", re.M)
 
 
+def split_args(text):
+    """A template's arguments: split at the commas outside quotes and parentheses."""
+    out, depth, quoted, cur = [], 0, False, ""
+    for c in text:
+        if c == "'":
+            quoted = not quoted
+        elif not quoted and c == "(":
+            depth += 1
+        elif not quoted and c == ")":
+            depth -= 1
+        elif not quoted and depth == 0 and c == ",":
+            out.append(cur)
+            cur = ""
+            continue
+        cur += c
+    return out + [cur]
+
+
 def expand(sql):
     """Code written once in the source and into each function that uses it:
 
         --@template NAME(PARAM, ...)      (the lines, PARAMs in them)
         --@end
         --@NAME(value, ...)               (in a function: the lines, PARAMs replaced)
+
+    A template's lines may name another template.
     """
     templates = {}
     for m in TEMPLATE.finditer(sql):
@@ -76,13 +96,16 @@ def expand(sql):
         if m.group(1) not in templates:
             sys.exit(f"{NAME}.sql.in: no template {m.group(1)}")
         params, body = templates[m.group(1)]
-        args = [a.strip() for a in m.group(2).split(",")]
+        args = [a.strip() for a in split_args(m.group(2))]
         if len(args) != len(params):
             sys.exit(f"{NAME}.sql.in: {m.group(0).strip()}: {len(params)} arguments expected")
         for p, a in zip(params, args):
-            body = re.sub(rf"\b{p}\b", a, body)
+            if not p:
+                continue
+            body = re.sub(rf"\b{p}\b", lambda _, a=a: a, body)	# as written ($1, backslashes)
         return body
-    sql = USE.sub(use, sql)
+    for _ in range(3):	# a template may name another
+        sql = USE.sub(use, sql)
     if "--@" in sql:
         sys.exit(f"{NAME}.sql.in: a template line left: {sql[sql.index('--@'):][:60]}")
     return sql

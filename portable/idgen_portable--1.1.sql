@@ -13,17 +13,29 @@
 -- The schema is written as extension scripts write it (@-extschema-@ without the
 -- hyphens), and only outside quoted text: the psql script puts a variable there.
 --
--- Every function pins search_path (SET search_path FROM CURRENT: the value
--- set below), pg_catalog first; the schema must belong to the installing
--- role alone (checked below), so nothing another role creates can be found
--- by a name these functions use.
+-- How each function finds the names it uses: no name is looked up in the
+-- caller's search_path.
+--  - SQL functions with a SQL-standard body (RETURN ...: the generators, the
+--    extractors and bounds, _aes) and the checks of the generators' domains
+--    are bound when they are made, with the search_path set below, and name
+--    everything with its schema.  The planner inlines the functions into
+--    the caller's query.
+--  - The generators' workers (_iuid_next and the others), PL/pgSQL that
+--    the generators and their domains call, have no SET clause, which
+--    would cost more than their own work: every name in them is written
+--    with its schema, and they call no function of this edition.
+--  - Every other function pins search_path (SET search_path FROM CURRENT:
+--    the value set below), pg_catalog first, and reaches this edition's
+--    helpers through it.
+-- The schema must belong to the installing role alone (checked below), so
+-- nothing another role creates can be found by a name these functions use.
 --
 -- Per-session state: the generators keep their last id in custom settings
--- of the session (idgen_portable.<generator>), written with set_config(),
--- prefixed by the backend's PID so that a value not written by this
--- session (a role or database default) is ignored.  PostgreSQL undoes a
--- setting when the transaction or savepoint that changed it rolls back: the
--- next id then continues from the state before that work (doc/portable.md).
+-- of the session (idgp.<generator>), written with set_config(); a value the
+-- session did not write (a role or database default) is ignored.
+-- PostgreSQL undoes a setting when the transaction or savepoint that
+-- changed it rolls back: the next id then continues from the state before
+-- that work (doc/portable.md; "Per-session generator state" below).
 
 SET LOCAL search_path = pg_catalog, @extschema@, pg_temp;
 
@@ -63,17 +75,26 @@ CREATE OR REPLACE FUNCTION @extschema@.idgen_portable_version() RETURNS pg_catal
 	AS $$SELECT '1.1'$$;
 COMMENT ON FUNCTION @extschema@.idgen_portable_version() IS 'version of the idgen_portable scripts installed in this schema';
 
--- How the functions below are written: each is one PL/pgSQL function whose
--- work is simple expressions (PL/pgSQL evaluates those without the
--- executor), with helper functions on error paths only, as far as that
--- goes: a nested call, a PERFORM or a SQL function with a SET clause costs
--- more than the rest of a generator.  Code that several generators share is
--- written once, as a template (a "template" line), and generate.py writes it
--- into each function that names it.
+-- How the functions below are written, for speed (CONTRIBUTING.md, "The
+-- SQL edition", has the measurements):
+--  - A generator is a SQL function whose body is one expression, inlined
+--    into the caller's query, with no PL/pgSQL on its usual path (a call of
+--    a PL/pgSQL function, a SET clause or a PERFORM costs more than the
+--    rest of a generator): "Per-session generator state" below.  Its worker
+--    is one PL/pgSQL function of few statements, simple expressions all
+--    (PL/pgSQL evaluates those without the executor), that raises its
+--    errors itself.
+--  - Extractors and bounds are one expression each (IMMUTABLE, not STRICT:
+--    a NULL argument gives NULL through the expression itself), inlined;
+--    their refusals call a PL/pgSQL helper, on that branch only.
+-- Code that several functions share is written once, as a template (a
+-- "template" line), and generate.py writes it into each function that names
+-- it.
 --
--- Random bits come from gen_random_uuid() (pg_strong_random): of its text,
--- the hexadecimal digits at positions 1-8, 10-13, 16-18, 21-23 and 25-36
--- are random, 116 bits.
+-- Random bits: gen_random_uuid() (pg_strong_random) has 122 random bits;
+-- the generators take them as uuid_hash_extended() of it with seeds 0 and 1,
+-- two 64-bit values that mix all of them (as unpredictable as they are),
+-- which costs a tenth of cutting its text into fields.
 
 --
 -- Errors, as the C types report them
@@ -123,39 +144,171 @@ END
 $$;
 COMMENT ON FUNCTION @extschema@._units(pg_catalog.timestamptz, pg_catalog.text) IS 'internal: a time in an id type''s milliseconds';
 
-CREATE OR REPLACE FUNCTION @extschema@._clock_out_of_span(typname pg_catalog.text) RETURNS pg_catalog.void
-	LANGUAGE plpgsql VOLATILE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-BEGIN
-	RAISE EXCEPTION 'the system clock is outside the time span of type %', typname
-		USING ERRCODE = '22008', DETAIL = pg_catalog.format('Type %s represents times from %s.', typname,
-			CASE
-				WHEN typname OPERATOR(pg_catalog.=) 'iuid' THEN '1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC'
-				WHEN typname OPERATOR(pg_catalog.=) 'distid' THEN '1900-01-01 00:00:00 UTC to 3014-12-13 12:41:28.831 UTC (the generator''s 45-bit timestamps)'
-				WHEN typname OPERATOR(pg_catalog.=) 'DistributedId128' THEN '1700-01-01 00:00:00 UTC to 10619-08-04 05:31:50.655 UTC'
-				WHEN typname OPERATOR(pg_catalog.=) 'flaxid' THEN '2015-01-01 00:00:00 UTC to 2049-11-03 19:53:47.775 UTC' END);
-END
-$$;
-COMMENT ON FUNCTION @extschema@._clock_out_of_span(pg_catalog.text) IS 'internal: the error of a clock outside a generator''s span';
+-- The time ms milliseconds after 1970-01-01 00:00:00 UTC, exactly: whole
+-- seconds and milliseconds apart, as a float8 holds their products with
+-- 10^6 and 10^3 exactly for every millisecond of the types' spans, which
+-- the product of the whole count with 10^3 is not beyond the year 4253.
+-- IMMUTABLE (timestamp arithmetic, then UTC: no time zone setting), so
+-- that it is inlined, and with it the functions that use it.
+CREATE OR REPLACE FUNCTION @extschema@._ms_time(ms bigint) RETURNS pg_catalog.timestamptz
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN pg_catalog.timezone(interval '0', '1970-01-01 00:00:00'::timestamp
+		OPERATOR(pg_catalog.+) ((ms OPERATOR(pg_catalog./) 1000)::pg_catalog.float8 OPERATOR(pg_catalog.*) interval '1 second')
+		OPERATOR(pg_catalog.+) ((ms OPERATOR(pg_catalog.%) 1000)::pg_catalog.float8 OPERATOR(pg_catalog.*) interval '1 millisecond'));
+COMMENT ON FUNCTION @extschema@._ms_time(bigint) IS 'internal: the time of milliseconds since 1970, exactly';
 
 --
 -- Per-session generator state
 --
 
+-- A generator's state is in custom settings of the session, idgp.<name>:
+-- its last id (or the part of it the next call needs) as fixed-width text,
+-- the id's own text where it has one (iuid and DistributedId128 in
+-- hexadecimal, distid in decimal, flaxid itself), so that comparing two as
+-- text (COLLATE "C") compares the ids.  The prefix is short: every call
+-- looks its settings up by name, character by character.  PostgreSQL
+-- undoes a setting when the transaction or savepoint that changed it rolls
+-- back: the next id then continues from the state before that work
+-- (doc/portable.md).
+--
+-- A generator is one SQL expression that the planner inlines into the
+-- caller's query, with no PL/pgSQL on its usual path: it makes its
+-- candidate from the clock and gen_random_uuid(), and a cast to a domain
+-- of this edition binds it, since an expression has no variables but a
+-- domain's CHECK sees the value cast as VALUE as often as it names it.  The
+-- CHECK writes the state: the candidate when it is above the last id (as
+-- text), else what the generator's worker, PL/pgSQL, makes of the state
+-- (the same clock step, a borrowed millisecond, a clock that went back, a
+-- state that is not the session's); the generator then reads the state
+-- back as its id.  The workers also make the ids of a clock (or a time)
+-- outside the years the expression handles, and raise the errors.
+--
+-- A value the session did not write itself is ignored: a worker resets
+-- the setting to its default with set_config(name, NULL, false) and
+-- follows the value only if it was not that default (a role's, a
+-- database's, the configuration's or the connection's); a value it cannot
+-- read is ignored too.
+--
+-- Any role of the session may write these settings (on a pooled
+-- connection, the previous role: doc/security.md), so an expression takes
+-- nothing from a state that is not exactly of the form its worker writes,
+-- and hands every other state to the worker.  Four only compare the state
+-- with a candidate made from the clock, the random uuid and the arguments
+-- alone, and take the candidate only when it is above the state as text:
+-- iuid_generate(country, entity) (idgp.iuid; and idgp.iuid_s, which must
+-- equal the stream's decimal text), distid_generate_dense(),
+-- distid128_generate() and flaxid_generate().  That is what the worker
+-- does with any state: one of its form orders as text as the ids do; any
+-- other (or a default, or another stream's id) the worker ignores and
+-- makes a fresh id of the clock, which is what the candidate is, and
+-- where the candidate is not above such a state the worker makes the id.
+-- Two add an increment to a number the state holds, and check it first,
+-- in a domain whose check reads the setting once (as VALUE): of any other
+-- form (or not to add to), it changes the setting the expression then
+-- compares with the decimal text of the clock's millisecond or of the
+-- time asked for (which no other text equals), and the worker makes the
+-- id: distid_generate()
+-- (idgp.distid: 28 digits, and at most idgp.distid_l, which is only
+-- compared) and iuid_generate(country, entity, at) (idgp.iuid_at_r: 18
+-- digits).  A default of these settings is followed there only by a call
+-- in the very millisecond it names.
+
+-- The clock in a generator's expression, read once: the Unix millisecond
+-- and its fraction in 9 bits (1/512 ms: as many clock bits as a
+-- microsecond clock tells apart) as one number, ms << 9 | fraction, which
+-- is the microseconds times 512/1000, rounded down.  The microseconds come
+-- from tstzrange_subdiff() (seconds since 2050-01-01 as a float8, which
+-- gives the microsecond exactly for 71 years either side, from 1979 to
+-- 2121, at a tenth of the cost of date_part()).  An expression has no
+-- variables: a domain's check, which sees the value as VALUE as often as
+-- it names it, takes the millisecond and the fraction apart (two readings
+-- could straddle a fraction or a millisecond and make an id that another
+-- session's earlier one is above).
+-- the microseconds alone (distid_generate(), whose fast path needs no fraction)
+
+-- A worker's clock, exactly (numeric): now_ms, the milliseconds since 1970
+-- plus OFFSET (the type's epoch), and frac, the fraction of the millisecond
+-- in 9 bits.  The worker declares now_ms and frac after e.
+
+-- Whether ST, the value of the setting NAME, was written by this session:
+-- it is not the setting's default, to which set_config(NAME, NULL, false)
+-- resets it (the worker writes the setting next)
+
+-- Whether ST, a state's text, has LO to HI characters, all of CHARS (a
+-- regular expression with a count, ^[0-9]{1,28}$, costs a worker several
+-- times the rest of its work)
+
+-- Whether ST, a state's text, is LEN decimal digits, as a check of an
+-- expression's path, where a regular expression or ltrim() of the text
+-- (character by character) would cost a tenth of the generator: its bytes,
+-- taken by convert_to(ST, 'SQL_ASCII') (no conversion, and no error for
+-- any text: textsend() would convert to the client's encoding, and raise
+-- for a character it lacks), all digits once the digits are trimmed from
+-- the left, and exactly LEN of them.  Every other text fails: a sign, a
+-- space, a point, an exponent, an underscore, NaN, Infinity, 0x (digits
+-- and forms numeric or bigint input read), a digit of another script (its
+-- bytes are no ASCII digits), one character more or less.  The digits as
+-- bytea literals without a backslash: read the same bytes whatever
+-- standard_conforming_strings the installing session has ('\x' with it
+-- off is the byte x).
+
+-- A worker's error for a clock outside its type's span (the worker calls
+-- no function of this edition)
+
 -- The monotonic random scheme of SPEC.md ("common rules"), written into
--- each generator that uses it by generate.py (a function call would cost
--- as much again as the rest of the generator): the next (ms, rand) from the
--- clock reading now_ms (the type's milliseconds) and us (Unix
--- microseconds), for a random field of LOW + 9 bits whose largest value is
--- TOP.  The top 9 bits of a fresh field are the fraction of the
--- millisecond (as many clock bits as a microsecond clock tells apart), the
--- rest random; in the same millisecond a later fraction takes a fresh
--- field, else the last field plus a random increment of 1..2^32; on
--- overflow the next millisecond is borrowed (fraction 0); a clock more than
--- 1 s behind the last id is followed.  The state is the setting
--- idgen_portable.GEN, "PID,ms,rand", used only when this process wrote it
--- (not a role's or a database's default; a value malformed under this
--- process's PID is an error, never an id).  The generator declares the
--- variables.
+-- each worker that uses it by generate.py: the next (ms, rand) from the
+-- last id's (ms, rand: NULL if there is none to follow), now_ms (the clock
+-- in the type's milliseconds) and frac, for a random field of LOW + 9 bits
+-- whose largest value is TOP, with the random uuid u.  A fresh field is
+-- frac on top of LOW random bits; in the same millisecond a later fraction
+-- takes a fresh field, else the last field plus a random increment of
+-- 1..2^32; on overflow the next millisecond is borrowed (fraction 0); a
+-- clock more than 1 s behind the last id is followed.
+
+-- A generator's domain check: the candidate VALUE becomes the state NAME
+-- when it is above the last id (as text), else what WORKER makes
+
+-- The types that bind a generator's candidate (above, "Per-session
+-- generator state"): made here if missing, their checks dropped and added
+-- again below, after the workers they call (CREATE DOMAIN has no OR
+-- REPLACE).  No role but the installer uses them (USAGE revoked below);
+-- the generators' bodies were bound to them when they were made.
+DO $domains$
+DECLARE
+	-- the schema named after pg_catalog in the search_path set above
+	schemas pg_catalog.name[] := pg_catalog.current_schemas(false);
+	ours pg_catalog.name := schemas[pg_catalog.array_position(schemas, 'pg_catalog'::pg_catalog.name) OPERATOR(pg_catalog.+) 1];
+	d pg_catalog.text[];
+BEGIN
+	IF pg_catalog.to_regtype(pg_catalog.format('%I._halves', ours)) IS NULL THEN
+		EXECUTE pg_catalog.format('CREATE TYPE %I._halves AS (hi bigint, lo bigint)', ours);
+	END IF;
+	IF pg_catalog.to_regtype(pg_catalog.format('%I._stamped_uuid', ours)) IS NULL THEN
+		EXECUTE pg_catalog.format('CREATE TYPE %I._stamped_uuid AS (v bigint, u pg_catalog.uuid)', ours);
+	END IF;
+	FOREACH d SLICE 1 IN ARRAY ARRAY[['_iuid_fields', pg_catalog.quote_ident(ours) OPERATOR(pg_catalog.||) '._halves'],
+									 ['_iuid_candidate', 'pg_catalog.text'],
+									 ['_iuid_at_rand', 'bigint'], ['_iuid_at_state', 'pg_catalog.text'],
+									 ['_distid_step', 'numeric'], ['_distid_state', 'pg_catalog.text'],
+									 ['_distid_dense_fields', pg_catalog.quote_ident(ours) OPERATOR(pg_catalog.||) '._halves'],
+									 ['_distid_dense_candidate', 'pg_catalog.text'],
+									 ['_distid128_random', pg_catalog.quote_ident(ours) OPERATOR(pg_catalog.||) '._stamped_uuid'],
+									 ['_distid128_candidate', 'pg_catalog.text'],
+									 ['_flaxid_fields', pg_catalog.quote_ident(ours) OPERATOR(pg_catalog.||) '._halves'],
+									 ['_flaxid_candidate', 'pg_catalog.text']] LOOP
+		IF pg_catalog.to_regtype(pg_catalog.format('%I.%I', ours, d[1])) IS NULL THEN
+			EXECUTE pg_catalog.format('CREATE DOMAIN %I.%I AS %s', ours, d[1], d[2]);
+		ELSE
+			EXECUTE pg_catalog.format('ALTER DOMAIN %I.%I DROP CONSTRAINT IF EXISTS next', ours, d[1]);
+		END IF;
+		EXECUTE pg_catalog.format('REVOKE ALL ON DOMAIN %I.%I FROM PUBLIC', ours, d[1]);
+	END LOOP;
+	EXECUTE pg_catalog.format('REVOKE ALL ON TYPE %I._halves FROM PUBLIC', ours);
+	EXECUTE pg_catalog.format('REVOKE ALL ON TYPE %I._stamped_uuid FROM PUBLIC', ours);
+END
+$domains$;
+COMMENT ON TYPE @extschema@._halves IS 'internal: a generator''s clock (ms << 9 | fraction) and random bits, for its domain''s check';
+COMMENT ON TYPE @extschema@._stamped_uuid IS 'internal: distid128_generate()''s clock (ms << 9 | fraction) and random uuid, for its domain''s check';
 
 --
 -- iuid (in uuid)
@@ -250,211 +403,325 @@ END
 $$;
 COMMENT ON FUNCTION @extschema@.iuid(pg_catalog.text) IS 'text to iuid (a uuid), checked as the C type''s input checks it: uuid syntax, version 8, variant 10';
 
-CREATE OR REPLACE FUNCTION @extschema@.iuid(id pg_catalog.uuid) RETURNS pg_catalog.uuid
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-DECLARE
-	t pg_catalog.text := id::pg_catalog.text;
-BEGIN
-	IF pg_catalog.substr(t, 15, 1) OPERATOR(pg_catalog.<>) '8' OR NOT (pg_catalog.substr(t, 20, 1) OPERATOR(pg_catalog.=) ANY (ARRAY['8', '9', 'a', 'b'])) THEN
-		PERFORM _iuid_refuse(id, t);
-	END IF;
-	RETURN id;
-END
-$$;
-COMMENT ON FUNCTION @extschema@.iuid(pg_catalog.uuid) IS 'the uuid if it is an iuid (version 8, variant 10), checked as the cast uuid to iuid checks it';
+-- Whether X (a uuid) is an iuid: version nibble 8, variant 10
 
-CREATE OR REPLACE FUNCTION @extschema@._iuid_arg(value int, field pg_catalog.text) RETURNS int
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
+-- 22P02 for a uuid that is not an iuid (the branch of the inlined functions
+-- below that refuses), as a value of the type of kind (NULL: the caller's
+-- result type)
+CREATE OR REPLACE FUNCTION @extschema@._iuid_refused(id pg_catalog.uuid, kind pg_catalog.anyelement) RETURNS pg_catalog.anyelement
+	LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	IF NOT ((value OPERATOR(pg_catalog.>=) 0 AND value OPERATOR(pg_catalog.<=) 255)) THEN
-		PERFORM _invalid(pg_catalog.format('iuid %s %s is out of range', field, value), 'Valid values are from 0 to 255.', '22003');
-	END IF;
-	RETURN value;
+	PERFORM _iuid_refuse(id, id::pg_catalog.text);
+	RETURN kind;
 END
 $$;
-COMMENT ON FUNCTION @extschema@._iuid_arg(int, pg_catalog.text) IS 'internal: the error for a country or entity out of range';
+COMMENT ON FUNCTION @extschema@._iuid_refused(pg_catalog.uuid, pg_catalog.anyelement) IS 'internal: the error for a uuid that is not an iuid, in an expression';
+
+CREATE OR REPLACE FUNCTION @extschema@.iuid(id pg_catalog.uuid) RETURNS pg_catalog.uuid
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN CASE WHEN
+		(pg_catalog.get_byte(pg_catalog.uuid_send(id), 6) OPERATOR(pg_catalog.>>) 4) OPERATOR(pg_catalog.=) 8
+		AND (pg_catalog.get_byte(pg_catalog.uuid_send(id), 8) OPERATOR(pg_catalog.>>) 6) OPERATOR(pg_catalog.=) 2
+		THEN id WHEN id IS NOT NULL THEN @extschema@._iuid_refused(id, id) END;
+COMMENT ON FUNCTION @extschema@.iuid(pg_catalog.uuid) IS 'the uuid if it is an iuid (version 8, variant 10), checked as the cast uuid to iuid checks it';
 
 -- iuid's 16 bytes (SPEC.md): ms | ver 8 | format version | country, then
 -- var 0b10 | entity | 54 random bits
 
-CREATE OR REPLACE FUNCTION @extschema@.iuid_generate(country pg_catalog.int4, entity pg_catalog.int4) RETURNS pg_catalog.uuid
-	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SET search_path FROM CURRENT AS $$
+-- A worker's check of country and entity (0-255, 22003)
+
+-- An iuid of a worker's ms, country, entity and rand, in hexadecimal
+
+-- iuid_generate(country, entity)'s worker: the next id in hexadecimal,
+-- from the state idgp.iuid (the last id, in hexadecimal), which the caller
+-- writes; NULL when country or entity is
+CREATE OR REPLACE FUNCTION @extschema@._iuid_next(country pg_catalog.int4, entity pg_catalog.int4) RETURNS pg_catalog.text
+	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
 DECLARE
-	us bigint := (pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000)::bigint;
-	now_ms bigint := us OPERATOR(pg_catalog./) 1000;
-	frac bigint;
-	pid pg_catalog.text;
-	st pg_catalog.text;
-	u pg_catalog.text;
-	s_ms bigint;
-	s_rand bigint;
+	st pg_catalog.text := pg_catalog.current_setting('idgp.iuid', true);
+	e numeric := extract(epoch FROM pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000;
+	now_ms bigint := pg_catalog.floor(e)::bigint OPERATOR(pg_catalog.+) 0;
+	frac bigint := pg_catalog.floor((e OPERATOR(pg_catalog.-) pg_catalog.floor(e)) OPERATOR(pg_catalog.*) 512)::bigint;
+	u pg_catalog.uuid := pg_catalog.gen_random_uuid();
 	ms bigint;
 	rand bigint;
-	inc bigint;
 BEGIN
-	IF NOT ((country OPERATOR(pg_catalog.>=) 0 AND country OPERATOR(pg_catalog.<=) 255)) OR NOT ((entity OPERATOR(pg_catalog.>=) 0 AND entity OPERATOR(pg_catalog.<=) 255)) THEN
-		PERFORM _iuid_arg(country, 'country'), _iuid_arg(entity, 'entity');
-	END IF;
-	frac := ((us OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.<<) 9) OPERATOR(pg_catalog./) 1000;
-	pid := pg_catalog.pg_backend_pid() OPERATOR(pg_catalog.||) ',';
-	st := pg_catalog.current_setting('idgen_portable.iuid', true);
-	u := pg_catalog.gen_random_uuid()::pg_catalog.text;
-	IF pg_catalog.starts_with(st, pid) AND st OPERATOR(pg_catalog.~) '^[0-9]+,[0-9]+,[0-9]+$' THEN
-		s_ms := pg_catalog.split_part(st, ',', 2)::bigint;
-		s_rand := pg_catalog.split_part(st, ',', 3)::bigint;
-	END IF;
-	IF s_ms IS NULL OR s_rand OPERATOR(pg_catalog.>) 18014398509481983 OR now_ms OPERATOR(pg_catalog.>) s_ms OR s_ms OPERATOR(pg_catalog.-) now_ms OPERATOR(pg_catalog.>) 1000
-		OR (now_ms OPERATOR(pg_catalog.=) s_ms AND frac OPERATOR(pg_catalog.>) (s_rand OPERATOR(pg_catalog.>>) 45)) THEN
-		ms := now_ms;
-		rand := (frac OPERATOR(pg_catalog.<<) 45) OPERATOR(pg_catalog.|) (('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 25, 12))::bit(48)::bigint OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 45) OPERATOR(pg_catalog.-) 1));
-	ELSE
-		inc := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 1, 8))::bit(32)::bigint OPERATOR(pg_catalog.+) 1;
-		IF s_rand OPERATOR(pg_catalog.>) (18014398509481983 OPERATOR(pg_catalog.-) inc) THEN
-			ms := s_ms OPERATOR(pg_catalog.+) 1;		-- borrow the next millisecond
-			rand := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 25, 12))::bit(48)::bigint OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 45) OPERATOR(pg_catalog.-) 1);
-		ELSE
-			ms := s_ms;
-			rand := s_rand OPERATOR(pg_catalog.+) inc;
+	IF NOT (country OPERATOR(pg_catalog.>=) 0 AND country OPERATOR(pg_catalog.<=) 255 AND entity OPERATOR(pg_catalog.>=) 0 AND entity OPERATOR(pg_catalog.<=) 255) THEN
+		IF NOT (country OPERATOR(pg_catalog.>=) 0 AND country OPERATOR(pg_catalog.<=) 255) THEN
+			RAISE EXCEPTION 'iuid country % is out of range', country USING ERRCODE = '22003', DETAIL = 'Valid values are from 0 to 255.';
 		END IF;
+		RAISE EXCEPTION 'iuid entity % is out of range', entity USING ERRCODE = '22003', DETAIL = 'Valid values are from 0 to 255.';
+	END IF;
+	IF
+		pg_catalog.length(st) OPERATOR(pg_catalog.>=) 32 AND pg_catalog.length(st) OPERATOR(pg_catalog.<=) 32
+		AND pg_catalog.ltrim(st, '0123456789abcdef') OPERATOR(pg_catalog.=) ''
+		AND pg_catalog.substr(st, 13, 1) OPERATOR(pg_catalog.=) '8' AND pg_catalog.strpos('89ab', pg_catalog.substr(st, 17, 1)) OPERATOR(pg_catalog.>) 0 AND
+st OPERATOR(pg_catalog.<>) pg_catalog.set_config('idgp.iuid', NULL, false)
+	THEN
+		ms := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(st, 1, 12))::bit(48)::bigint;
+		rand := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(st, 19, 14))::bit(56)::bigint OPERATOR(pg_catalog.&) 18014398509481983;
+	END IF;
+	IF ms IS NULL OR now_ms OPERATOR(pg_catalog.>) ms OR ms OPERATOR(pg_catalog.-) now_ms OPERATOR(pg_catalog.>) 1000
+		OR (now_ms OPERATOR(pg_catalog.=) ms AND frac OPERATOR(pg_catalog.>) (rand OPERATOR(pg_catalog.>>) 45)) THEN
+		ms := now_ms;
+		rand := (frac OPERATOR(pg_catalog.<<) 45) OPERATOR(pg_catalog.|) (pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 45) OPERATOR(pg_catalog.-) 1));
+	ELSIF rand OPERATOR(pg_catalog.>) (18014398509481983 OPERATOR(pg_catalog.-) 1 OPERATOR(pg_catalog.-) (pg_catalog.uuid_hash_extended(u, 1) OPERATOR(pg_catalog.&) 4294967295)) THEN
+		ms := ms OPERATOR(pg_catalog.+) 1;		-- borrow the next millisecond
+		rand := pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 45) OPERATOR(pg_catalog.-) 1);
+	ELSE
+		rand := rand OPERATOR(pg_catalog.+) (pg_catalog.uuid_hash_extended(u, 1) OPERATOR(pg_catalog.&) 4294967295) OPERATOR(pg_catalog.+) 1;
 	END IF;
 	IF now_ms OPERATOR(pg_catalog.<) 0 OR ms OPERATOR(pg_catalog.>) 281474976710655 THEN
-		PERFORM _clock_out_of_span('iuid');
+		RAISE EXCEPTION 'the system clock is outside the time span of type %', 'iuid'
+			USING ERRCODE = '22008', DETAIL = pg_catalog.format('Type %s represents times from %s.', 'iuid',
+				CASE
+					WHEN 'iuid' OPERATOR(pg_catalog.=) 'iuid' THEN '1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC'
+					WHEN 'iuid' OPERATOR(pg_catalog.=) 'distid' THEN '1900-01-01 00:00:00 UTC to 3014-12-13 12:41:28.831 UTC (the generator''s 45-bit timestamps)'
+					WHEN 'iuid' OPERATOR(pg_catalog.=) 'DistributedId128' THEN '1700-01-01 00:00:00 UTC to 10619-08-04 05:31:50.655 UTC'
+					WHEN 'iuid' OPERATOR(pg_catalog.=) 'flaxid' THEN '2015-01-01 00:00:00 UTC to 2049-11-03 19:53:47.775 UTC' END);
 	END IF;
-	st := pg_catalog.set_config('idgen_portable.iuid', pid OPERATOR(pg_catalog.||) ms OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) rand, false);
-	RETURN pg_catalog.encode(pg_catalog.int8send((ms OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 32768 OPERATOR(pg_catalog.|) country) OPERATOR(pg_catalog.||) pg_catalog.int8send(-9223372036854775808 OPERATOR(pg_catalog.|) (entity::bigint OPERATOR(pg_catalog.<<) 54) OPERATOR(pg_catalog.|) rand),
-				  'hex')::pg_catalog.uuid;
+	-- the stream written, then the id (one expression, not a PERFORM)
+	RETURN CASE WHEN pg_catalog.set_config('idgp.iuid_s', ((entity::bigint OPERATOR(pg_catalog.<<) 9) OPERATOR(pg_catalog.|) country)::pg_catalog.text, false) IS NOT NULL THEN
+pg_catalog.encode(pg_catalog.int8send((ms OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 32768 OPERATOR(pg_catalog.|) country)
+	OPERATOR(pg_catalog.||) pg_catalog.int8send(-9223372036854775808 OPERATOR(pg_catalog.|) (entity::bigint OPERATOR(pg_catalog.<<) 54) OPERATOR(pg_catalog.|) rand), 'hex')
+		END;
 END
 $$;
+COMMENT ON FUNCTION @extschema@._iuid_next(pg_catalog.int4, pg_catalog.int4) IS 'internal: the next id of iuid_generate(country, entity), in hexadecimal; writes its stream (idgp.iuid_s)';
+
+-- The candidate of VALUE, the clock (hi: ms << 9 | fraction) and the
+-- fields below the version (lo: entity << 54 | country << 45 | 45 random
+-- bits), in hexadecimal: the clock's millisecond (15 hexadecimal digits
+-- from 2004-11-03 to 2527-06-23; the expression's clock from 1979 to
+-- 2121), the fraction on top of the random bits.  As text, the order of
+-- two iuids is that of their (ms, random field) only within one stream
+-- (country, entity): the generator makes a candidate only when the last id
+-- was of its stream, which idgp.iuid_s (entity << 9 | country, in decimal)
+-- tells (the worker writes it with every id it makes; a candidate is of
+-- the stream already there), else the worker makes the id.
+ALTER DOMAIN @extschema@._iuid_fields ADD CONSTRAINT next
+	CHECK (('0' OPERATOR(pg_catalog.||) pg_catalog.to_hex((((VALUE).hi OPERATOR(pg_catalog.>>) 9) OPERATOR(pg_catalog.<<) 16)
+				OPERATOR(pg_catalog.|) (32768 OPERATOR(pg_catalog.|) (((VALUE).lo OPERATOR(pg_catalog.>>) 45) OPERATOR(pg_catalog.&) 255)))
+			OPERATOR(pg_catalog.||) pg_catalog.to_hex((-9223372036854775808 OPERATOR(pg_catalog.|) ((VALUE).lo OPERATOR(pg_catalog.&) 4593706804289994751))
+				OPERATOR(pg_catalog.|) (((VALUE).hi OPERATOR(pg_catalog.&) 511) OPERATOR(pg_catalog.<<) 45)))::@extschema@._iuid_candidate IS NOT NULL);
+COMMENT ON DOMAIN @extschema@._iuid_fields IS 'internal: the clock and random bits of iuid_generate(country, entity), whose check makes the candidate';
+
+-- The candidate of a stream whose last id it is not above (the same
+-- clock step, a clock that went back): the worker's id for its country
+-- (hexadecimal digits 15 and 16) and entity (bits 2 to 9 of digits 17 to 19)
+-- (the check of next() above, written out: its worker has arguments)
+ALTER DOMAIN @extschema@._iuid_candidate ADD CONSTRAINT next
+	CHECK (pg_catalog.set_config('idgp.iuid',
+		CASE WHEN VALUE OPERATOR(pg_catalog.>) pg_catalog.current_setting('idgp.iuid', true) COLLATE pg_catalog."C" THEN VALUE
+		ELSE @extschema@._iuid_next(('x' OPERATOR(pg_catalog.||) pg_catalog.substr(VALUE, 15, 2))::bit(8)::pg_catalog.int4,
+			(('x' OPERATOR(pg_catalog.||) pg_catalog.substr(VALUE, 17, 3))::bit(12)::pg_catalog.int4 OPERATOR(pg_catalog.>>) 2) OPERATOR(pg_catalog.&) 255) END,
+		false) IS NOT NULL);
+COMMENT ON DOMAIN @extschema@._iuid_candidate IS 'internal: the candidate of iuid_generate(country, entity) in hexadecimal, which its check makes the state when it is above the last id of its stream';
+
+CREATE OR REPLACE FUNCTION @extschema@.iuid_generate(country pg_catalog.int4, entity pg_catalog.int4) RETURNS pg_catalog.uuid
+	LANGUAGE sql VOLATILE PARALLEL UNSAFE
+	RETURN CASE WHEN ((country OPERATOR(pg_catalog.|) entity) OPERATOR(pg_catalog.&) -256) OPERATOR(pg_catalog.=) 0
+			AND pg_catalog.clock_timestamp() OPERATOR(pg_catalog.>=) '2004-11-03 19:53:47.776+00'::pg_catalog.timestamptz
+			AND pg_catalog.clock_timestamp() OPERATOR(pg_catalog.<) '2121-01-01 00:00:00+00'::pg_catalog.timestamptz
+			AND pg_catalog.current_setting('idgp.iuid_s', true) OPERATOR(pg_catalog.=) ((entity OPERATOR(pg_catalog.<<) 9) OPERATOR(pg_catalog.|) country)::pg_catalog.text
+		THEN pg_catalog.current_setting('idgp.iuid', (ROW(
+((((pg_catalog.tstzrange_subdiff(pg_catalog.clock_timestamp(), '2050-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000000)::bigint
+	OPERATOR(pg_catalog.+) 2524608000000000) OPERATOR(pg_catalog.*) 64) OPERATOR(pg_catalog./) 125)
+			, (entity::bigint OPERATOR(pg_catalog.<<) 54) OPERATOR(pg_catalog.|) (country::bigint OPERATOR(pg_catalog.<<) 45)
+				OPERATOR(pg_catalog.|) (pg_catalog.uuid_hash_extended(pg_catalog.gen_random_uuid(), 0) OPERATOR(pg_catalog.&) 35184372088831)))::@extschema@._iuid_fields IS NULL)::pg_catalog.uuid
+		WHEN country IS NOT NULL AND entity IS NOT NULL
+		THEN pg_catalog.set_config('idgp.iuid', @extschema@._iuid_next(country, entity), false)::pg_catalog.uuid END;
 COMMENT ON FUNCTION @extschema@.iuid_generate(pg_catalog.int4, pg_catalog.int4) IS 'new iuid (a uuid) for country and entity (0-255), increasing within the session';
 
 -- Backfill (SPEC.md): calls for a millisecond the current walk covers
 -- (from the one it began in to the last borrowed one) continue it; any
 -- other starts a fresh walk there, its random field's top bit clear.  The
--- state is the setting idgen_portable.iuid_at: "PID,began,ms,rand".
-CREATE OR REPLACE FUNCTION @extschema@.iuid_generate(country pg_catalog.int4, entity pg_catalog.int4, at pg_catalog.timestamptz) RETURNS pg_catalog.uuid
-	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SET search_path FROM CURRENT AS $$
+-- state is three settings: idgp.iuid_at, the walk's millisecond (decimal);
+-- idgp.iuid_at_r, the last id's random field plus 10^17 (18 digits); and
+-- idgp.iuid_at_b, the millisecond the walk began in.  The worker makes the
+-- id and writes them; the generator's expression, for a call in the walk's
+-- millisecond whose increment cannot overflow, writes idgp.iuid_at_r alone.
+-- A walk's millisecond covers itself whatever idgp.iuid_at_b says: the
+-- worker, as the expression, continues a walk there when its start is not
+-- one it wrote (of another form, or after its millisecond).
+CREATE OR REPLACE FUNCTION @extschema@._iuid_at_next(country pg_catalog.int4, entity pg_catalog.int4, at pg_catalog.timestamptz) RETURNS pg_catalog.uuid
+	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
 DECLARE
-	-- floor, exactly (a float would misplace some milliseconds)
-	at_ms bigint := CASE WHEN pg_catalog.isfinite(at) THEN pg_catalog.floor(extract(epoch FROM at) OPERATOR(pg_catalog.*) 1000)::bigint END;
-	pid pg_catalog.text := pg_catalog.pg_backend_pid() OPERATOR(pg_catalog.||) ',';
-	st pg_catalog.text := pg_catalog.current_setting('idgen_portable.iuid_at', true);
-	u pg_catalog.text := pg_catalog.gen_random_uuid()::pg_catalog.text;
+	st_ms pg_catalog.text := pg_catalog.current_setting('idgp.iuid_at', true);
+	st_b pg_catalog.text := pg_catalog.current_setting('idgp.iuid_at_b', true);
+	st_r pg_catalog.text := pg_catalog.current_setting('idgp.iuid_at_r', true);
+	u pg_catalog.uuid := pg_catalog.gen_random_uuid();
+	at_ms bigint;
 	began bigint;
-	s_ms bigint;
-	s_rand bigint;
 	ms bigint;
 	rand bigint;
-	inc bigint;
 BEGIN
-	IF NOT ((country OPERATOR(pg_catalog.>=) 0 AND country OPERATOR(pg_catalog.<=) 255)) OR NOT ((entity OPERATOR(pg_catalog.>=) 0 AND entity OPERATOR(pg_catalog.<=) 255)) THEN
-		PERFORM _iuid_arg(country, 'country'), _iuid_arg(entity, 'entity');
+	IF NOT (country OPERATOR(pg_catalog.>=) 0 AND country OPERATOR(pg_catalog.<=) 255 AND entity OPERATOR(pg_catalog.>=) 0 AND entity OPERATOR(pg_catalog.<=) 255) THEN
+		IF NOT (country OPERATOR(pg_catalog.>=) 0 AND country OPERATOR(pg_catalog.<=) 255) THEN
+			RAISE EXCEPTION 'iuid country % is out of range', country USING ERRCODE = '22003', DETAIL = 'Valid values are from 0 to 255.';
+		END IF;
+		RAISE EXCEPTION 'iuid entity % is out of range', entity USING ERRCODE = '22003', DETAIL = 'Valid values are from 0 to 255.';
 	END IF;
-	IF at_ms IS NULL OR NOT ((at_ms OPERATOR(pg_catalog.>=) 0 AND at_ms OPERATOR(pg_catalog.<=) 281474976710655)) THEN
-		PERFORM _units(at, 'iuid');
+	IF pg_catalog.isfinite(at) THEN
+		-- floor, exactly (a float would misplace some milliseconds)
+		at_ms := pg_catalog.floor(extract(epoch FROM at) OPERATOR(pg_catalog.*) 1000)::bigint;
 	END IF;
-	IF pg_catalog.starts_with(st, pid) AND st OPERATOR(pg_catalog.~) '^[0-9]+,[0-9]+,[0-9]+,[0-9]+$' THEN
-		began := pg_catalog.split_part(st, ',', 2)::bigint;
-		s_ms := pg_catalog.split_part(st, ',', 3)::bigint;
-		s_rand := pg_catalog.split_part(st, ',', 4)::bigint;
+	IF at_ms IS NULL OR at_ms OPERATOR(pg_catalog.<) 0 OR at_ms OPERATOR(pg_catalog.>) 281474976710655 THEN
+		RAISE EXCEPTION 'timestamp out of range for type %', 'iuid'
+			USING ERRCODE = '22008', DETAIL = 'Type iuid represents times from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC.';
+	END IF;
+	IF
+		pg_catalog.length(st_ms) OPERATOR(pg_catalog.>=) 1 AND pg_catalog.length(st_ms) OPERATOR(pg_catalog.<=) 15
+		AND pg_catalog.ltrim(st_ms, '0123456789') OPERATOR(pg_catalog.=) ''
+		AND
+		pg_catalog.length(st_r) OPERATOR(pg_catalog.>=) 18 AND pg_catalog.length(st_r) OPERATOR(pg_catalog.<=) 18
+		AND pg_catalog.ltrim(st_r, '0123456789') OPERATOR(pg_catalog.=) ''
+		AND pg_catalog.substr(st_r, 1, 1) OPERATOR(pg_catalog.=) '1' AND
+st_r OPERATOR(pg_catalog.<>) pg_catalog.set_config('idgp.iuid_at_r', NULL, false)
+	THEN
+		ms := st_ms::bigint;
+		rand := st_r::bigint OPERATOR(pg_catalog.-) 100000000000000000;
+		began := CASE WHEN
+		pg_catalog.length(st_b) OPERATOR(pg_catalog.>=) 1 AND pg_catalog.length(st_b) OPERATOR(pg_catalog.<=) 15
+		AND pg_catalog.ltrim(st_b, '0123456789') OPERATOR(pg_catalog.=) ''
+			THEN least(st_b::bigint, ms) ELSE ms END;
 	END IF;
 	-- (a walk more than a second past the millisecond asked for is none
 	-- this session made: it borrows a millisecond after some 2^22 ids)
-	IF s_ms IS NULL OR s_rand OPERATOR(pg_catalog.>) 18014398509481983 OR at_ms OPERATOR(pg_catalog.<) began OR at_ms OPERATOR(pg_catalog.>) s_ms
-		OR s_ms OPERATOR(pg_catalog.-) at_ms OPERATOR(pg_catalog.>) 1000 THEN
+	IF ms IS NULL OR rand OPERATOR(pg_catalog.>) 18014398509481983 OR at_ms OPERATOR(pg_catalog.<) began OR at_ms OPERATOR(pg_catalog.>) ms
+		OR ms OPERATOR(pg_catalog.-) at_ms OPERATOR(pg_catalog.>) 1000 THEN
 		began := at_ms;
 		ms := at_ms;
-		rand := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 10, 4) OPERATOR(pg_catalog.||) pg_catalog.substr(u, 25, 12))::bit(64)::bigint OPERATOR(pg_catalog.&) 9007199254740991;
+		rand := pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) 9007199254740991;
+	ELSIF rand OPERATOR(pg_catalog.>) (18014398509481982 OPERATOR(pg_catalog.-) (pg_catalog.uuid_hash_extended(u, 1) OPERATOR(pg_catalog.&) 4294967295)) THEN
+		ms := ms OPERATOR(pg_catalog.+) 1;		-- borrow the next millisecond
+		rand := pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) 9007199254740991;
 	ELSE
-		inc := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 1, 8))::bit(32)::bigint OPERATOR(pg_catalog.+) 1;
-		IF s_rand OPERATOR(pg_catalog.>) (18014398509481983 OPERATOR(pg_catalog.-) inc) THEN
-			ms := s_ms OPERATOR(pg_catalog.+) 1;		-- borrow the next millisecond
-			rand := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 10, 4) OPERATOR(pg_catalog.||) pg_catalog.substr(u, 25, 12))::bit(64)::bigint OPERATOR(pg_catalog.&) 9007199254740991;
-		ELSE
-			ms := s_ms;
-			rand := s_rand OPERATOR(pg_catalog.+) inc;
-		END IF;
+		rand := rand OPERATOR(pg_catalog.+) (pg_catalog.uuid_hash_extended(u, 1) OPERATOR(pg_catalog.&) 4294967295) OPERATOR(pg_catalog.+) 1;
 	END IF;
 	IF ms OPERATOR(pg_catalog.>) 281474976710655 THEN
-		-- plpgsql_check: error 22008 [timestamp out of range for type iuid] this statement exists
-		-- to raise the type's out-of-range error (22008 with _units' detail) once the millisecond
-		-- walks past the type's last one; _units is IMMUTABLE, so the planner folds the call with
-		-- its constant arguments, and raises, when plpgsql_check prepares the statement.
-		PERFORM _units(NULL, 'iuid');
+		-- the walk went past the type's last millisecond
+		RAISE EXCEPTION 'timestamp out of range for type %', 'iuid'
+			USING ERRCODE = '22008', DETAIL = 'Type iuid represents times from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC.';
 	END IF;
-	st := pg_catalog.set_config('idgen_portable.iuid_at', pid OPERATOR(pg_catalog.||) began OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) ms OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) rand, false);
-	RETURN pg_catalog.encode(pg_catalog.int8send((ms OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 32768 OPERATOR(pg_catalog.|) country) OPERATOR(pg_catalog.||) pg_catalog.int8send(-9223372036854775808 OPERATOR(pg_catalog.|) (entity::bigint OPERATOR(pg_catalog.<<) 54) OPERATOR(pg_catalog.|) rand),
-				  'hex')::pg_catalog.uuid;
+	-- the settings written, then the id: one expression (a PERFORM is a
+	-- query of its own, which costs more than the rest of the worker)
+	RETURN CASE WHEN pg_catalog.set_config('idgp.iuid_at', ms::pg_catalog.text, false) IS NOT NULL
+		AND pg_catalog.set_config('idgp.iuid_at_b', began::pg_catalog.text, false) IS NOT NULL
+		AND pg_catalog.set_config('idgp.iuid_at_r', (rand OPERATOR(pg_catalog.+) 100000000000000000)::pg_catalog.text, false) IS NOT NULL THEN
+pg_catalog.encode(pg_catalog.int8send((ms OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 32768 OPERATOR(pg_catalog.|) country)
+	OPERATOR(pg_catalog.||) pg_catalog.int8send(-9223372036854775808 OPERATOR(pg_catalog.|) (entity::bigint OPERATOR(pg_catalog.<<) 54) OPERATOR(pg_catalog.|) rand), 'hex')
+		::pg_catalog.uuid END;
 END
 $$;
+COMMENT ON FUNCTION @extschema@._iuid_at_next(pg_catalog.int4, pg_catalog.int4, pg_catalog.timestamptz) IS 'internal: the work of iuid_generate(country, entity, at) beyond the walk''s millisecond';
+
+ALTER DOMAIN @extschema@._iuid_at_rand ADD CONSTRAINT next
+	CHECK (pg_catalog.set_config('idgp.iuid_at_r', VALUE::pg_catalog.text, false) IS NOT NULL);
+COMMENT ON DOMAIN @extschema@._iuid_at_rand IS 'internal: the random field of iuid_generate(country, entity, at) plus 10^17, which its check makes the state';
+
+-- The state idgp.iuid_at_r as the expression below reads it: 18 digits
+-- from 10^17 to 10^17 + 2^54 - 1 - 2^32 (its last random field plus 10^17,
+-- at most what an increment cannot overflow); else the check puts a zero
+-- before idgp.iuid_at, whose text then equals no time's, and the worker
+-- makes the id: it reads the same millisecond there, and follows a last
+-- random field above that bound (borrowing the next millisecond) or
+-- ignores a state of another form.  As text of 18 digits, its order is the
+-- numbers'.
+ALTER DOMAIN @extschema@._iuid_at_state ADD CONSTRAINT next
+	CHECK (CASE WHEN
+pg_catalog.octet_length(VALUE) OPERATOR(pg_catalog.=) 18
+	AND pg_catalog.ltrim(pg_catalog.convert_to(VALUE, 'SQL_ASCII'), '0123456789'::pg_catalog.bytea) OPERATOR(pg_catalog.=) ''::pg_catalog.bytea
+			AND VALUE OPERATOR(pg_catalog.>=) '100000000000000000' COLLATE pg_catalog."C"
+			AND VALUE OPERATOR(pg_catalog.<=) '118014394214514687' COLLATE pg_catalog."C"
+		THEN true
+		ELSE pg_catalog.set_config('idgp.iuid_at', '0' OPERATOR(pg_catalog.||) coalesce(pg_catalog.current_setting('idgp.iuid_at', true), ''), false) IS NOT NULL END);
+COMMENT ON DOMAIN @extschema@._iuid_at_state IS 'internal: the state of iuid_generate(country, entity, at), read by its check, which hands a state of another form to the worker';
+
+-- In the walk's millisecond (the time from 2004-11-03 to 2121: see
+-- iuid_generate(country, entity)), with a random field at most 2^54 - 1 -
+-- 2^32, the last one plus a random increment of 1..2^32.  idgp.iuid_at is
+-- read after the check of idgp.iuid_at_r (an argument of the reading:
+-- true, or NULL without a state, which takes the worker; it uses the
+-- checked value, as PostgreSQL 19 folds "(x IS NULL) IS NOT NULL" to true
+-- without evaluating x), which has marked it where that state is not one
+-- to add to; the check runs only for arguments the expression takes (inside the
+-- first CASE: a NULL argument writes no state).
+CREATE OR REPLACE FUNCTION @extschema@.iuid_generate(country pg_catalog.int4, entity pg_catalog.int4, at pg_catalog.timestamptz) RETURNS pg_catalog.uuid
+	LANGUAGE sql VOLATILE PARALLEL UNSAFE
+	RETURN CASE WHEN ((country OPERATOR(pg_catalog.|) entity) OPERATOR(pg_catalog.&) -256) OPERATOR(pg_catalog.=) 0
+			AND at OPERATOR(pg_catalog.>=) '2004-11-03 19:53:47.776+00'::pg_catalog.timestamptz
+			AND at OPERATOR(pg_catalog.<) '2121-01-01 00:00:00+00'::pg_catalog.timestamptz
+		THEN CASE WHEN (((pg_catalog.tstzrange_subdiff(at, '2050-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000000)::bigint
+				OPERATOR(pg_catalog.+) 2524608000000000) OPERATOR(pg_catalog./) 1000)::pg_catalog.text OPERATOR(pg_catalog.=) pg_catalog.current_setting('idgp.iuid_at',
+				pg_catalog.octet_length(pg_catalog.current_setting('idgp.iuid_at_r', true)::@extschema@._iuid_at_state) OPERATOR(pg_catalog.>=) 0)
+		THEN ('0' OPERATOR(pg_catalog.||) pg_catalog.to_hex(((((pg_catalog.tstzrange_subdiff(at, '2050-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000000)::bigint
+				OPERATOR(pg_catalog.+) 2524608000000000) OPERATOR(pg_catalog./) 1000) OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) (32768 OPERATOR(pg_catalog.|) country))
+			OPERATOR(pg_catalog.||) pg_catalog.to_hex((-9223372036854775808 OPERATOR(pg_catalog.|) (entity::bigint OPERATOR(pg_catalog.<<) 54))
+				OPERATOR(pg_catalog.|) ((pg_catalog.current_setting('idgp.iuid_at_r')::bigint
+					OPERATOR(pg_catalog.+) (pg_catalog.uuid_hash_extended(pg_catalog.gen_random_uuid(), 0) OPERATOR(pg_catalog.&) 4294967295) OPERATOR(pg_catalog.+) 1)::@extschema@._iuid_at_rand
+					OPERATOR(pg_catalog.-) 100000000000000000)))::pg_catalog.uuid
+			ELSE @extschema@._iuid_at_next(country, entity, at) END
+		WHEN country IS NOT NULL AND entity IS NOT NULL AND at IS NOT NULL THEN @extschema@._iuid_at_next(country, entity, at) END;
 COMMENT ON FUNCTION @extschema@.iuid_generate(pg_catalog.int4, pg_catalog.int4, pg_catalog.timestamptz) IS 'iuid (a uuid) for a given time (backfill); consecutive calls of the session for one millisecond never repeat';
 
+-- The milliseconds of TS (a timestamptz) since LO, the start of a type's
+-- span; up to HI, the millisecond after its end (22008 outside: _units)
+
+-- The 48 bits of a uuid X before its version nibble, a bigint
+
 CREATE OR REPLACE FUNCTION @extschema@.iuid_from_timestamp(pg_catalog.timestamptz) RETURNS pg_catalog.uuid
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-BEGIN
-	RETURN pg_catalog.encode(pg_catalog.int8send((_units($1, 'iuid') OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 32768) OPERATOR(pg_catalog.||) pg_catalog.decode('8000000000000000', 'hex'), 'hex')::pg_catalog.uuid;
-END
-$$;
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN pg_catalog.encode(pg_catalog.int8send((
+		CASE WHEN $1 OPERATOR(pg_catalog.>=) '1970-01-01 00:00:00+00'::pg_catalog.timestamptz AND $1 OPERATOR(pg_catalog.<) '10889-08-02 05:31:50.656+00'::pg_catalog.timestamptz
+			THEN pg_catalog.floor(extract(epoch FROM $1 OPERATOR(pg_catalog.-) '1970-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000)::bigint
+			WHEN $1 IS NOT NULL THEN @extschema@._units($1, 'iuid') END
+		OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 32768) OPERATOR(pg_catalog.||) pg_catalog.decode('8000000000000000', 'hex'), 'hex')::pg_catalog.uuid;
 COMMENT ON FUNCTION @extschema@.iuid_from_timestamp(pg_catalog.timestamptz) IS 'least iuid of the millisecond: lower bound for partitions and range scans';
 
 CREATE OR REPLACE FUNCTION @extschema@.iuid_max_for_timestamp(pg_catalog.timestamptz) RETURNS pg_catalog.uuid
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-BEGIN
-	RETURN pg_catalog.encode(pg_catalog.int8send((_units($1, 'iuid') OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 36863) OPERATOR(pg_catalog.||) pg_catalog.decode('bfffffffffffffff', 'hex'), 'hex')::pg_catalog.uuid;
-END
-$$;
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN pg_catalog.encode(pg_catalog.int8send((
+		CASE WHEN $1 OPERATOR(pg_catalog.>=) '1970-01-01 00:00:00+00'::pg_catalog.timestamptz AND $1 OPERATOR(pg_catalog.<) '10889-08-02 05:31:50.656+00'::pg_catalog.timestamptz
+			THEN pg_catalog.floor(extract(epoch FROM $1 OPERATOR(pg_catalog.-) '1970-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000)::bigint
+			WHEN $1 IS NOT NULL THEN @extschema@._units($1, 'iuid') END
+		OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 36863) OPERATOR(pg_catalog.||) pg_catalog.decode('bfffffffffffffff', 'hex'), 'hex')::pg_catalog.uuid;
 COMMENT ON FUNCTION @extschema@.iuid_max_for_timestamp(pg_catalog.timestamptz) IS 'greatest iuid of the millisecond (every later field at its maximum): inclusive upper bound';
 
 CREATE OR REPLACE FUNCTION @extschema@.iuid_timestamp(pg_catalog.uuid) RETURNS pg_catalog.timestamptz
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-DECLARE
-	t pg_catalog.text := $1::pg_catalog.text;
-	ms bigint := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(t, 1, 8) OPERATOR(pg_catalog.||) pg_catalog.substr(t, 10, 4))::bit(48)::bigint;
-BEGIN
-	IF pg_catalog.substr(t, 15, 1) OPERATOR(pg_catalog.<>) '8' OR NOT (pg_catalog.substr(t, 20, 1) OPERATOR(pg_catalog.=) ANY (ARRAY['8', '9', 'a', 'b'])) THEN
-		PERFORM _iuid_refuse($1, t);
-	END IF;
-	RETURN pg_catalog.to_timestamp((ms OPERATOR(pg_catalog./) 1000)::pg_catalog.float8) OPERATOR(pg_catalog.+) ((ms OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.*) interval '1 millisecond');
-END
-$$;
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN CASE WHEN
+		(pg_catalog.get_byte(pg_catalog.uuid_send($1), 6) OPERATOR(pg_catalog.>>) 4) OPERATOR(pg_catalog.=) 8
+		AND (pg_catalog.get_byte(pg_catalog.uuid_send($1), 8) OPERATOR(pg_catalog.>>) 6) OPERATOR(pg_catalog.=) 2
+		THEN @extschema@._ms_time(
+			('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(pg_catalog.uuid_send($1), 1, 6), 'hex'))::bit(48)::bigint
+		) WHEN $1 IS NOT NULL THEN @extschema@._iuid_refused($1, NULL::pg_catalog.timestamptz) END;
 COMMENT ON FUNCTION @extschema@.iuid_timestamp(pg_catalog.uuid) IS 'creation time of an iuid';
 
 CREATE OR REPLACE FUNCTION @extschema@.iuid_country(pg_catalog.uuid) RETURNS pg_catalog.int4
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-DECLARE
-	t pg_catalog.text := $1::pg_catalog.text;
-BEGIN
-	IF pg_catalog.substr(t, 15, 1) OPERATOR(pg_catalog.<>) '8' OR NOT (pg_catalog.substr(t, 20, 1) OPERATOR(pg_catalog.=) ANY (ARRAY['8', '9', 'a', 'b'])) THEN
-		PERFORM _iuid_refuse($1, t);
-	END IF;
-	RETURN ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(t, 17, 2))::bit(8)::pg_catalog.int4;
-END
-$$;
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN CASE WHEN
+		(pg_catalog.get_byte(pg_catalog.uuid_send($1), 6) OPERATOR(pg_catalog.>>) 4) OPERATOR(pg_catalog.=) 8
+		AND (pg_catalog.get_byte(pg_catalog.uuid_send($1), 8) OPERATOR(pg_catalog.>>) 6) OPERATOR(pg_catalog.=) 2
+		THEN pg_catalog.get_byte(pg_catalog.uuid_send($1), 7) WHEN $1 IS NOT NULL THEN @extschema@._iuid_refused($1, NULL::pg_catalog.int4) END;
 COMMENT ON FUNCTION @extschema@.iuid_country(pg_catalog.uuid) IS 'country of an iuid (0-255)';
 
 CREATE OR REPLACE FUNCTION @extschema@.iuid_entity(pg_catalog.uuid) RETURNS pg_catalog.int4
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-DECLARE
-	t pg_catalog.text := $1::pg_catalog.text;
-BEGIN
-	IF pg_catalog.substr(t, 15, 1) OPERATOR(pg_catalog.<>) '8' OR NOT (pg_catalog.substr(t, 20, 1) OPERATOR(pg_catalog.=) ANY (ARRAY['8', '9', 'a', 'b'])) THEN
-		PERFORM _iuid_refuse($1, t);
-	END IF;
-	RETURN (('x' OPERATOR(pg_catalog.||) pg_catalog.substr(t, 20, 3))::bit(12)::pg_catalog.int4 OPERATOR(pg_catalog.>>) 2) OPERATOR(pg_catalog.&) 255;
-END
-$$;
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN CASE WHEN
+		(pg_catalog.get_byte(pg_catalog.uuid_send($1), 6) OPERATOR(pg_catalog.>>) 4) OPERATOR(pg_catalog.=) 8
+		AND (pg_catalog.get_byte(pg_catalog.uuid_send($1), 8) OPERATOR(pg_catalog.>>) 6) OPERATOR(pg_catalog.=) 2
+		THEN ((pg_catalog.get_byte(pg_catalog.uuid_send($1), 8) OPERATOR(pg_catalog.&) 63) OPERATOR(pg_catalog.<<) 2)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(pg_catalog.uuid_send($1), 9) OPERATOR(pg_catalog.>>) 6)
+		WHEN $1 IS NOT NULL THEN @extschema@._iuid_refused($1, NULL::pg_catalog.int4) END;
 COMMENT ON FUNCTION @extschema@.iuid_entity(pg_catalog.uuid) IS 'service entity of an iuid (0-255)';
 
 CREATE OR REPLACE FUNCTION @extschema@.iuid_format_version(pg_catalog.uuid) RETURNS pg_catalog.int4
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-DECLARE
-	t pg_catalog.text := $1::pg_catalog.text;
-BEGIN
-	IF pg_catalog.substr(t, 15, 1) OPERATOR(pg_catalog.<>) '8' OR NOT (pg_catalog.substr(t, 20, 1) OPERATOR(pg_catalog.=) ANY (ARRAY['8', '9', 'a', 'b'])) THEN
-		PERFORM _iuid_refuse($1, t);
-	END IF;
-	RETURN ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(t, 16, 1))::bit(4)::pg_catalog.int4;
-END
-$$;
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN CASE WHEN
+		(pg_catalog.get_byte(pg_catalog.uuid_send($1), 6) OPERATOR(pg_catalog.>>) 4) OPERATOR(pg_catalog.=) 8
+		AND (pg_catalog.get_byte(pg_catalog.uuid_send($1), 8) OPERATOR(pg_catalog.>>) 6) OPERATOR(pg_catalog.=) 2
+		THEN pg_catalog.get_byte(pg_catalog.uuid_send($1), 6) OPERATOR(pg_catalog.&) 15 WHEN $1 IS NOT NULL THEN @extschema@._iuid_refused($1, NULL::pg_catalog.int4) END;
 COMMENT ON FUNCTION @extschema@.iuid_format_version(pg_catalog.uuid) IS 'format version of an iuid (0 today)';
 
 --
@@ -462,7 +729,7 @@ COMMENT ON FUNCTION @extschema@.iuid_format_version(pg_catalog.uuid) IS 'format 
 --
 
 -- the number as a distid, checked as the cast numeric to distid checks it (22003)
-CREATE OR REPLACE FUNCTION @extschema@.distid(id numeric) RETURNS numeric
+CREATE OR REPLACE FUNCTION @extschema@._distid_checked(id numeric) RETURNS numeric
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 DECLARE
 	t pg_catalog.text;
@@ -486,6 +753,13 @@ BEGIN
 	RETURN NULL;
 END
 $$;
+COMMENT ON FUNCTION @extschema@._distid_checked(numeric) IS 'internal: distid(numeric) beyond its common case: the number as a distid, or its error';
+
+-- the number as a distid (inlined: a whole number in range is itself)
+CREATE OR REPLACE FUNCTION @extschema@.distid(id numeric) RETURNS numeric
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN CASE WHEN id OPERATOR(pg_catalog.>=) 0 AND id OPERATOR(pg_catalog.<=) 9999999999999999999999999999 AND pg_catalog.scale(id) OPERATOR(pg_catalog.=) 0
+		THEN id ELSE @extschema@._distid_checked(id) END;
 COMMENT ON FUNCTION @extschema@.distid(numeric) IS 'the number if it is a distid (a whole number from 0 to 10^28-1), checked as the cast numeric to distid checks it';
 
 -- decimal text, read as the C type's input reads it
@@ -510,125 +784,219 @@ COMMENT ON FUNCTION @extschema@.distid(pg_catalog.text) IS 'decimal text to dist
 -- in the past; 48 fresh random bits (0 becomes 1) in a new millisecond; in
 -- the same or an earlier one the last plus a random increment below 2^41;
 -- on overflow a later millisecond still in the past, else a 1 ms sleep.
--- The state is the setting idgen_portable.distid: "PID,ms,rand".
-CREATE OR REPLACE FUNCTION @extschema@.distid_generate() RETURNS numeric
-	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SET search_path FROM CURRENT AS $$
+-- The state is three settings: idgp.distid, the last id (decimal), and for
+-- the generator's expression, which only the worker writes: idgp.distid_e,
+-- the clock's millisecond (since 1970, decimal) when the worker made that
+-- id, and idgp.distid_l, the greatest id in the id's millisecond from
+-- which every increment stays in it (28 digits).  While the clock is in
+-- that millisecond and the id not past the bound, the expression adds the
+-- increment and writes idgp.distid alone (as the worker would: in the
+-- clock's millisecond, the last id's is the same or later).  A last id
+-- past the generator's span, its millisecond beyond 45 bits (an increment
+-- could carry it to 10^28, no distid), is ignored.
+CREATE OR REPLACE FUNCTION @extschema@._distid_next() RETURNS numeric
+	LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE AS $$
 DECLARE
-	pid pg_catalog.text := pg_catalog.pg_backend_pid() OPERATOR(pg_catalog.||) ',';
-	st pg_catalog.text := pg_catalog.current_setting('idgen_portable.distid', true);
-	prev_ts bigint := 0::bigint;
-	prev_rand bigint := 0::bigint;
+	st pg_catalog.text := pg_catalog.current_setting('idgp.distid', true);
+	u pg_catalog.uuid := pg_catalog.gen_random_uuid();
+	prev_ts bigint;
+	prev_rand bigint;
+	now_ms bigint;
 	ts bigint;
 	r bigint;
 	inc bigint;
+	v numeric;
 BEGIN
-	IF pg_catalog.starts_with(st, pid) AND st OPERATOR(pg_catalog.~) '^[0-9]+,[0-9]+,[0-9]+$' THEN
-		prev_ts := pg_catalog.split_part(st, ',', 2)::bigint;
-		prev_rand := least(pg_catalog.split_part(st, ',', 3)::bigint, 281474976710655);
+	IF
+		pg_catalog.length(st) OPERATOR(pg_catalog.>=) 1 AND pg_catalog.length(st) OPERATOR(pg_catalog.<=) 28
+		AND pg_catalog.ltrim(st, '0123456789') OPERATOR(pg_catalog.=) ''
+		AND
+st OPERATOR(pg_catalog.<>) pg_catalog.set_config('idgp.distid', NULL, false)
+	THEN
+		prev_ts := pg_catalog.div(st::numeric, 281474976710656)::bigint;
+		prev_rand := pg_catalog.mod(st::numeric, 281474976710656)::bigint;
+		IF prev_ts OPERATOR(pg_catalog.>) 35184372088831 THEN
+			prev_ts := NULL;
+		END IF;
 	END IF;
 	LOOP
-		ts := (pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000)::bigint OPERATOR(pg_catalog./) 1000 OPERATOR(pg_catalog.+) 2208988800000 OPERATOR(pg_catalog.-) 1000;
-		r := greatest(('x' OPERATOR(pg_catalog.||) pg_catalog.substr(pg_catalog.gen_random_uuid()::pg_catalog.text, 25, 12))::bit(48)::bigint, 1);
+		now_ms := pg_catalog.floor(extract(epoch FROM pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000)::bigint;
+		ts := now_ms OPERATOR(pg_catalog.+) 2208988799000;
+		r := greatest(pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) 281474976710655, 1);
 		IF ts OPERATOR(pg_catalog.<=) prev_ts THEN
 			inc := greatest(r OPERATOR(pg_catalog.&) 2199023255551, 1);
 			IF inc OPERATOR(pg_catalog.<=) (281474976710655 OPERATOR(pg_catalog.-) prev_rand) THEN
-				prev_rand := prev_rand OPERATOR(pg_catalog.+) inc;
-				st := pg_catalog.set_config('idgen_portable.distid', pid OPERATOR(pg_catalog.||) prev_ts OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) prev_rand, false);
-				RETURN prev_ts OPERATOR(pg_catalog.*) 281474976710656::numeric OPERATOR(pg_catalog.+) prev_rand;
+				ts := prev_ts;
+				r := prev_rand OPERATOR(pg_catalog.+) inc;
+				EXIT;
 			END IF;
 			-- overflow: a later millisecond that is still in the past
 			IF prev_ts OPERATOR(pg_catalog.<) (ts OPERATOR(pg_catalog.+) 999) THEN
 				ts := prev_ts OPERATOR(pg_catalog.+) 1;
 			ELSIF prev_ts OPERATOR(pg_catalog.-) (ts OPERATOR(pg_catalog.+) 999) OPERATOR(pg_catalog.<=) 1000 THEN
 				PERFORM pg_catalog.pg_sleep(0.001);
+				u := pg_catalog.gen_random_uuid();
 				CONTINUE;
 			END IF;
 			-- else the clock went back by more than a second: follow it
 		END IF;
-		IF NOT ((ts OPERATOR(pg_catalog.>=) 0 AND ts OPERATOR(pg_catalog.<=) 35184372088831)) THEN
-			PERFORM _clock_out_of_span('distid');
+		IF NOT (ts OPERATOR(pg_catalog.>=) 0 AND ts OPERATOR(pg_catalog.<=) 35184372088831) THEN
+		RAISE EXCEPTION 'the system clock is outside the time span of type %', 'distid'
+			USING ERRCODE = '22008', DETAIL = pg_catalog.format('Type %s represents times from %s.', 'distid',
+				CASE
+					WHEN 'distid' OPERATOR(pg_catalog.=) 'iuid' THEN '1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC'
+					WHEN 'distid' OPERATOR(pg_catalog.=) 'distid' THEN '1900-01-01 00:00:00 UTC to 3014-12-13 12:41:28.831 UTC (the generator''s 45-bit timestamps)'
+					WHEN 'distid' OPERATOR(pg_catalog.=) 'DistributedId128' THEN '1700-01-01 00:00:00 UTC to 10619-08-04 05:31:50.655 UTC'
+					WHEN 'distid' OPERATOR(pg_catalog.=) 'flaxid' THEN '2015-01-01 00:00:00 UTC to 2049-11-03 19:53:47.775 UTC' END);
 		END IF;
-		st := pg_catalog.set_config('idgen_portable.distid', pid OPERATOR(pg_catalog.||) ts OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) r, false);
-		RETURN ts OPERATOR(pg_catalog.*) 281474976710656::numeric OPERATOR(pg_catalog.+) r;
+		EXIT;
 	END LOOP;
+	v := ts::numeric OPERATOR(pg_catalog.*) 281474976710656 OPERATOR(pg_catalog.+) r;
+	-- the bounds, only where their text compares as the numbers: 28 digits
+	-- (from 2012-07-31), a clock the expression reads exactly (before 2121)
+	-- (the settings written, then the id: one expression, not a PERFORM)
+	RETURN CASE WHEN pg_catalog.set_config('idgp.distid', v::pg_catalog.text, false) IS NOT NULL
+		AND pg_catalog.set_config('idgp.distid_e', now_ms::pg_catalog.text, false) IS NOT NULL
+		AND pg_catalog.set_config('idgp.distid_l', CASE WHEN v OPERATOR(pg_catalog.>=) 1000000000000000000000000000 AND pg_catalog.clock_timestamp() OPERATOR(pg_catalog.<) '2121-01-01 00:00:00+00'::pg_catalog.timestamptz
+			THEN (ts::numeric OPERATOR(pg_catalog.*) 281474976710656 OPERATOR(pg_catalog.+) 279275953455103)::pg_catalog.text ELSE '' END, false) IS NOT NULL THEN v END;
 END
 $$;
+COMMENT ON FUNCTION @extschema@._distid_next() IS 'internal: the work of distid_generate() beyond its millisecond''s increments';
+
+ALTER DOMAIN @extschema@._distid_step ADD CONSTRAINT next
+	CHECK (pg_catalog.set_config('idgp.distid', VALUE::pg_catalog.text, false) IS NOT NULL);
+COMMENT ON DOMAIN @extschema@._distid_step IS 'internal: the next id of distid_generate() in its millisecond, which its check makes the state';
+
+-- The state idgp.distid as the expression below reads it: 28 digits, at
+-- most the bound of its millisecond, idgp.distid_l, and at most 2^93 - 1 -
+-- 2^41, from which an increment cannot carry the millisecond past 45
+-- bits (nor the id to 10^28, where it would be no distid); else the check
+-- empties idgp.distid_e, which no clock's text equals, and the worker
+-- makes the id.  As text of 28 digits, their order is the numbers'.
+ALTER DOMAIN @extschema@._distid_state ADD CONSTRAINT next
+	CHECK (CASE WHEN
+pg_catalog.octet_length(VALUE) OPERATOR(pg_catalog.=) 28
+	AND pg_catalog.ltrim(pg_catalog.convert_to(VALUE, 'SQL_ASCII'), '0123456789'::pg_catalog.bytea) OPERATOR(pg_catalog.=) ''::pg_catalog.bytea
+			AND VALUE OPERATOR(pg_catalog.>=) '1000000000000000000000000000' COLLATE pg_catalog."C"
+			AND VALUE OPERATOR(pg_catalog.<=) '9903520314283040000169738239' COLLATE pg_catalog."C"
+			AND VALUE OPERATOR(pg_catalog.<=) pg_catalog.current_setting('idgp.distid_l', true) COLLATE pg_catalog."C"
+		THEN true ELSE pg_catalog.set_config('idgp.distid_e', '', false) IS NOT NULL END);
+COMMENT ON DOMAIN @extschema@._distid_state IS 'internal: the state of distid_generate(), read by its check, which hands a state of another form to the worker';
+
+-- The clock's millisecond (the expression's clock: 1979 to 2121; outside,
+-- the worker writes no bound, idgp.distid_l is empty) compared with
+-- idgp.distid_e, read after the check of idgp.distid (an argument of the
+-- reading: true, or NULL without a state, which takes the worker; it
+-- uses the checked value, which no planner folds away)
+CREATE OR REPLACE FUNCTION @extschema@.distid_generate() RETURNS numeric
+	LANGUAGE sql VOLATILE PARALLEL UNSAFE
+	RETURN CASE WHEN (
+((pg_catalog.tstzrange_subdiff(pg_catalog.clock_timestamp(), '2050-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000000)::bigint
+	OPERATOR(pg_catalog.+) 2524608000000000)
+			OPERATOR(pg_catalog./) 1000)::pg_catalog.text OPERATOR(pg_catalog.=) pg_catalog.current_setting('idgp.distid_e',
+				pg_catalog.octet_length(pg_catalog.current_setting('idgp.distid', true)::@extschema@._distid_state) OPERATOR(pg_catalog.>=) 0)
+		THEN (pg_catalog.current_setting('idgp.distid')::numeric
+			OPERATOR(pg_catalog.+) greatest(pg_catalog.uuid_hash_extended(pg_catalog.gen_random_uuid(), 0) OPERATOR(pg_catalog.&) 2199023255551, 1))::@extschema@._distid_step
+		ELSE @extschema@._distid_next() END;
 COMMENT ON FUNCTION @extschema@.distid_generate() IS 'new DistributedId (a numeric), stamped 1 s in the past as the reference does; increasing within the session';
 
-CREATE OR REPLACE FUNCTION @extschema@.distid_generate_dense() RETURNS numeric
-	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SET search_path FROM CURRENT AS $$
+CREATE OR REPLACE FUNCTION @extschema@._distid_dense_next() RETURNS pg_catalog.text
+	LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE AS $$
 DECLARE
-	us bigint := (pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000)::bigint;
-	now_ms bigint := us OPERATOR(pg_catalog./) 1000 OPERATOR(pg_catalog.+) 2208988800000 OPERATOR(pg_catalog.-) 1000;
-	frac bigint;
-	pid pg_catalog.text;
-	st pg_catalog.text;
-	u pg_catalog.text;
-	s_ms bigint;
-	s_rand bigint;
+	st pg_catalog.text := pg_catalog.current_setting('idgp.dense', true);
+	e numeric := extract(epoch FROM pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000;
+	now_ms bigint := pg_catalog.floor(e)::bigint OPERATOR(pg_catalog.+) 2208988799000;
+	frac bigint := pg_catalog.floor((e OPERATOR(pg_catalog.-) pg_catalog.floor(e)) OPERATOR(pg_catalog.*) 512)::bigint;
+	u pg_catalog.uuid := pg_catalog.gen_random_uuid();
 	ms bigint;
 	rand bigint;
-	inc bigint;
 BEGIN
-	frac := ((us OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.<<) 9) OPERATOR(pg_catalog./) 1000;
-	pid := pg_catalog.pg_backend_pid() OPERATOR(pg_catalog.||) ',';
-	st := pg_catalog.current_setting('idgen_portable.distid_dense', true);
-	u := pg_catalog.gen_random_uuid()::pg_catalog.text;
-	IF pg_catalog.starts_with(st, pid) AND st OPERATOR(pg_catalog.~) '^[0-9]+,[0-9]+,[0-9]+$' THEN
-		s_ms := pg_catalog.split_part(st, ',', 2)::bigint;
-		s_rand := pg_catalog.split_part(st, ',', 3)::bigint;
+	IF
+		pg_catalog.length(st) OPERATOR(pg_catalog.>=) 1 AND pg_catalog.length(st) OPERATOR(pg_catalog.<=) 28
+		AND pg_catalog.ltrim(st, '0123456789') OPERATOR(pg_catalog.=) ''
+		AND
+st OPERATOR(pg_catalog.<>) pg_catalog.set_config('idgp.dense', NULL, false)
+	THEN
+		ms := pg_catalog.div(st::numeric, 281474976710656)::bigint;
+		rand := pg_catalog.mod(st::numeric, 281474976710656)::bigint;
 	END IF;
-	IF s_ms IS NULL OR s_rand OPERATOR(pg_catalog.>) 281474976710655 OR now_ms OPERATOR(pg_catalog.>) s_ms OR s_ms OPERATOR(pg_catalog.-) now_ms OPERATOR(pg_catalog.>) 1000
-		OR (now_ms OPERATOR(pg_catalog.=) s_ms AND frac OPERATOR(pg_catalog.>) (s_rand OPERATOR(pg_catalog.>>) 39)) THEN
+	IF ms IS NULL OR now_ms OPERATOR(pg_catalog.>) ms OR ms OPERATOR(pg_catalog.-) now_ms OPERATOR(pg_catalog.>) 1000
+		OR (now_ms OPERATOR(pg_catalog.=) ms AND frac OPERATOR(pg_catalog.>) (rand OPERATOR(pg_catalog.>>) 39)) THEN
 		ms := now_ms;
-		rand := (frac OPERATOR(pg_catalog.<<) 39) OPERATOR(pg_catalog.|) (('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 25, 12))::bit(48)::bigint OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 39) OPERATOR(pg_catalog.-) 1));
+		rand := (frac OPERATOR(pg_catalog.<<) 39) OPERATOR(pg_catalog.|) (pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 39) OPERATOR(pg_catalog.-) 1));
+	ELSIF rand OPERATOR(pg_catalog.>) (281474976710655 OPERATOR(pg_catalog.-) 1 OPERATOR(pg_catalog.-) (pg_catalog.uuid_hash_extended(u, 1) OPERATOR(pg_catalog.&) 4294967295)) THEN
+		ms := ms OPERATOR(pg_catalog.+) 1;		-- borrow the next millisecond
+		rand := pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 39) OPERATOR(pg_catalog.-) 1);
 	ELSE
-		inc := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 1, 8))::bit(32)::bigint OPERATOR(pg_catalog.+) 1;
-		IF s_rand OPERATOR(pg_catalog.>) (281474976710655 OPERATOR(pg_catalog.-) inc) THEN
-			ms := s_ms OPERATOR(pg_catalog.+) 1;		-- borrow the next millisecond
-			rand := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 25, 12))::bit(48)::bigint OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 39) OPERATOR(pg_catalog.-) 1);
-		ELSE
-			ms := s_ms;
-			rand := s_rand OPERATOR(pg_catalog.+) inc;
-		END IF;
+		rand := rand OPERATOR(pg_catalog.+) (pg_catalog.uuid_hash_extended(u, 1) OPERATOR(pg_catalog.&) 4294967295) OPERATOR(pg_catalog.+) 1;
 	END IF;
 	IF now_ms OPERATOR(pg_catalog.<) 0 OR ms OPERATOR(pg_catalog.>) 35184372088831 THEN
-		PERFORM _clock_out_of_span('distid');
+		RAISE EXCEPTION 'the system clock is outside the time span of type %', 'distid'
+			USING ERRCODE = '22008', DETAIL = pg_catalog.format('Type %s represents times from %s.', 'distid',
+				CASE
+					WHEN 'distid' OPERATOR(pg_catalog.=) 'iuid' THEN '1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC'
+					WHEN 'distid' OPERATOR(pg_catalog.=) 'distid' THEN '1900-01-01 00:00:00 UTC to 3014-12-13 12:41:28.831 UTC (the generator''s 45-bit timestamps)'
+					WHEN 'distid' OPERATOR(pg_catalog.=) 'DistributedId128' THEN '1700-01-01 00:00:00 UTC to 10619-08-04 05:31:50.655 UTC'
+					WHEN 'distid' OPERATOR(pg_catalog.=) 'flaxid' THEN '2015-01-01 00:00:00 UTC to 2049-11-03 19:53:47.775 UTC' END);
 	END IF;
-	st := pg_catalog.set_config('idgen_portable.distid_dense', pid OPERATOR(pg_catalog.||) ms OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) rand, false);
-	RETURN ms OPERATOR(pg_catalog.*) 281474976710656::numeric OPERATOR(pg_catalog.+) rand;
+	RETURN (ms::numeric OPERATOR(pg_catalog.*) 281474976710656 OPERATOR(pg_catalog.+) rand)::pg_catalog.text;
 END
 $$;
+COMMENT ON FUNCTION @extschema@._distid_dense_next() IS 'internal: the next id of distid_generate_dense(), in decimal';
+
+ALTER DOMAIN @extschema@._distid_dense_candidate ADD CONSTRAINT next
+	CHECK (pg_catalog.set_config('idgp.dense',
+		CASE WHEN VALUE OPERATOR(pg_catalog.>) pg_catalog.current_setting('idgp.dense', true) COLLATE pg_catalog."C" THEN VALUE ELSE @extschema@._distid_dense_next() END,
+		false) IS NOT NULL)
+	;
+COMMENT ON DOMAIN @extschema@._distid_dense_candidate IS 'internal: the next id of distid_generate_dense() in decimal, which its check makes the state';
+
+-- The candidate of VALUE, the clock (hi: ms << 9 | fraction) and 39
+-- random bits (lo): the clock's millisecond (since 1900, 1 s before; 28
+-- digits from 2012-08-01; the expression's clock to 2121), the fraction on
+-- top of the random bits
+ALTER DOMAIN @extschema@._distid_dense_fields ADD CONSTRAINT next
+	CHECK (((((VALUE).hi OPERATOR(pg_catalog.>>) 9) OPERATOR(pg_catalog.+) 2208988799000)::numeric OPERATOR(pg_catalog.*) 281474976710656::numeric
+		OPERATOR(pg_catalog.+) ((((VALUE).hi OPERATOR(pg_catalog.&) 511) OPERATOR(pg_catalog.<<) 39) OPERATOR(pg_catalog.|) (VALUE).lo))::pg_catalog.text::@extschema@._distid_dense_candidate IS NOT NULL);
+COMMENT ON DOMAIN @extschema@._distid_dense_fields IS 'internal: the clock and random bits of distid_generate_dense(), whose check makes the candidate';
+
+CREATE OR REPLACE FUNCTION @extschema@.distid_generate_dense() RETURNS numeric
+	LANGUAGE sql VOLATILE PARALLEL UNSAFE
+	RETURN CASE WHEN pg_catalog.clock_timestamp() OPERATOR(pg_catalog.>=) '2012-08-01 00:00:00+00'::pg_catalog.timestamptz
+			AND pg_catalog.clock_timestamp() OPERATOR(pg_catalog.<) '2121-01-01 00:00:00+00'::pg_catalog.timestamptz
+		THEN pg_catalog.current_setting('idgp.dense', (ROW(
+((((pg_catalog.tstzrange_subdiff(pg_catalog.clock_timestamp(), '2050-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000000)::bigint
+	OPERATOR(pg_catalog.+) 2524608000000000) OPERATOR(pg_catalog.*) 64) OPERATOR(pg_catalog./) 125)
+			, pg_catalog.uuid_hash_extended(pg_catalog.gen_random_uuid(), 0) OPERATOR(pg_catalog.&) 549755813887))::@extschema@._distid_dense_fields IS NULL)::numeric
+		ELSE pg_catalog.set_config('idgp.dense', @extschema@._distid_dense_next(), false)::numeric END;
 COMMENT ON FUNCTION @extschema@.distid_generate_dense() IS 'new DistributedId (a numeric) with iuid''s dense scheme (clock bits, random bits, borrowed milliseconds), stamped 1 s in the past; not rate limited';
 
+-- distid's milliseconds since 1970, times 10^3, fit a float8 exactly: one
+-- product is the time
 CREATE OR REPLACE FUNCTION @extschema@.distid_timestamp(numeric) RETURNS pg_catalog.timestamptz
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-DECLARE
-	ms bigint;
-BEGIN
-	IF NOT (($1 OPERATOR(pg_catalog.>=) 0 AND $1 OPERATOR(pg_catalog.<=) 9999999999999999999999999999) AND pg_catalog.scale($1) OPERATOR(pg_catalog.=) 0) THEN
-		PERFORM distid($1);
-	END IF;
-	ms := pg_catalog.div($1, 281474976710656)::bigint OPERATOR(pg_catalog.-) 2208988800000;
-	RETURN pg_catalog.to_timestamp((ms OPERATOR(pg_catalog./) 1000)::pg_catalog.float8) OPERATOR(pg_catalog.+) ((ms OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.*) interval '1 millisecond');
-END
-$$;
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN pg_catalog.timezone(interval '0', '1970-01-01 00:00:00'::timestamp
+		OPERATOR(pg_catalog.+) ((pg_catalog.div(@extschema@.distid($1), 281474976710656)::bigint OPERATOR(pg_catalog.-) 2208988800000)::pg_catalog.float8
+								 OPERATOR(pg_catalog.*) interval '1 millisecond'));
 COMMENT ON FUNCTION @extschema@.distid_timestamp(numeric) IS 'creation time of a distid';
 
 CREATE OR REPLACE FUNCTION @extschema@.distid_from_timestamp(pg_catalog.timestamptz) RETURNS numeric
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-BEGIN
-	RETURN _units($1, 'distid') OPERATOR(pg_catalog.*) 281474976710656::numeric;
-END
-$$;
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN (
+		CASE WHEN $1 OPERATOR(pg_catalog.>=) '1900-01-01 00:00:00+00'::pg_catalog.timestamptz AND $1 OPERATOR(pg_catalog.<) '3025-10-23 17:06:28.006+00'::pg_catalog.timestamptz
+			THEN pg_catalog.floor(extract(epoch FROM $1 OPERATOR(pg_catalog.-) '1900-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000)::bigint
+			WHEN $1 IS NOT NULL THEN @extschema@._units($1, 'distid') END
+		) OPERATOR(pg_catalog.*) 281474976710656::numeric;
 COMMENT ON FUNCTION @extschema@.distid_from_timestamp(pg_catalog.timestamptz) IS 'least distid of the millisecond: lower bound for partitions and range scans';
 
 CREATE OR REPLACE FUNCTION @extschema@.distid_max_for_timestamp(pg_catalog.timestamptz) RETURNS numeric
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-BEGIN
-	RETURN least(_units($1, 'distid') OPERATOR(pg_catalog.*) 281474976710656::numeric OPERATOR(pg_catalog.+) 281474976710655, 9999999999999999999999999999);
-END
-$$;
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	-- numeric_smaller(): least() would make NULL the greatest distid
+	RETURN pg_catalog.numeric_smaller((
+		CASE WHEN $1 OPERATOR(pg_catalog.>=) '1900-01-01 00:00:00+00'::pg_catalog.timestamptz AND $1 OPERATOR(pg_catalog.<) '3025-10-23 17:06:28.006+00'::pg_catalog.timestamptz
+			THEN pg_catalog.floor(extract(epoch FROM $1 OPERATOR(pg_catalog.-) '1900-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000)::bigint
+			WHEN $1 IS NOT NULL THEN @extschema@._units($1, 'distid') END
+		) OPERATOR(pg_catalog.*) 281474976710656::numeric OPERATOR(pg_catalog.+) 281474976710655, 9999999999999999999999999999);
 COMMENT ON FUNCTION @extschema@.distid_max_for_timestamp(pg_catalog.timestamptz) IS 'greatest distid of the millisecond: inclusive upper bound';
 
 --
@@ -759,42 +1127,42 @@ COMMENT ON FUNCTION @extschema@.distid_from_hex(pg_catalog.text) IS 'distid (a n
 -- 75-bit random field R (kept as its high 12 and low 63 bits), the top 9
 -- bits of a fresh R the fraction of the millisecond; the same millisecond
 -- and fraction add a random increment below 2^58 (0 becomes 1); on
--- overflow sleep 1 ms.  The state is the setting idgen_portable.distid128:
--- "PID,ms,R high,R low".
-CREATE OR REPLACE FUNCTION @extschema@.distid128_generate() RETURNS pg_catalog.uuid
-	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SET search_path FROM CURRENT AS $$
+-- overflow sleep 1 ms.  The state is the setting idgp.d128: the last id in
+-- hexadecimal.
+CREATE OR REPLACE FUNCTION @extschema@._distid128_next() RETURNS pg_catalog.text
+	LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE AS $$
 DECLARE
-	pid pg_catalog.text := pg_catalog.pg_backend_pid() OPERATOR(pg_catalog.||) ',';
-	st pg_catalog.text := pg_catalog.current_setting('idgen_portable.distid128', true);
-	prev_ts bigint := 0::bigint;
-	prev_hi bigint := 0::bigint;
-	prev_lo bigint := 0::bigint;
-	us bigint;
+	st pg_catalog.text := pg_catalog.current_setting('idgp.d128', true);
+	u pg_catalog.uuid := pg_catalog.gen_random_uuid();
+	e numeric;
+	prev_ts bigint;
+	prev_hi bigint;
+	prev_lo bigint;
 	now_ms bigint;
 	frac bigint;
-	u pg_catalog.text;
 	fresh_hi bigint;
 	fresh_lo bigint;
 	hi bigint;
 	lo bigint;
 	inc bigint;
 BEGIN
-	IF pg_catalog.starts_with(st, pid) AND st OPERATOR(pg_catalog.~) '^[0-9]+,[0-9]+,[0-9]+,[0-9]+$' THEN
-		prev_ts := pg_catalog.split_part(st, ',', 2)::bigint;
-		prev_hi := least(pg_catalog.split_part(st, ',', 3)::bigint, 4095);
-		prev_lo := pg_catalog.split_part(st, ',', 4)::bigint;
+	IF
+		pg_catalog.length(st) OPERATOR(pg_catalog.>=) 32 AND pg_catalog.length(st) OPERATOR(pg_catalog.<=) 32
+		AND pg_catalog.ltrim(st, '0123456789abcdef') OPERATOR(pg_catalog.=) ''
+		AND pg_catalog.substr(st, 13, 1) OPERATOR(pg_catalog.=) '7' AND pg_catalog.strpos('01234567', pg_catalog.substr(st, 17, 1)) OPERATOR(pg_catalog.>) 0 AND
+st OPERATOR(pg_catalog.<>) pg_catalog.set_config('idgp.d128', NULL, false)
+	THEN
+		prev_ts := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(st, 1, 12))::bit(48)::bigint;
+		prev_hi := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(st, 14, 3))::bit(12)::bigint;
+		prev_lo := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(st, 17, 16))::bit(64)::bigint;
 	END IF;
 	LOOP
-		us := (pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000)::bigint;
-		now_ms := us OPERATOR(pg_catalog./) 1000 OPERATOR(pg_catalog.+) 8520336000000;
-		frac := ((us OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.<<) 9) OPERATOR(pg_catalog./) 1000;
-		u := pg_catalog.gen_random_uuid()::pg_catalog.text;
-		-- a fresh R: the fraction, 3 random bits, then 63 random bits
-		fresh_hi := (frac OPERATOR(pg_catalog.<<) 3) OPERATOR(pg_catalog.|) (('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 16, 1))::bit(4)::bigint OPERATOR(pg_catalog.&) 7);
-		fresh_lo := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 10, 4) OPERATOR(pg_catalog.||) pg_catalog.substr(u, 25, 12))::bit(64)::bigint OPERATOR(pg_catalog.&) 9223372036854775807;
-		IF fresh_hi OPERATOR(pg_catalog.=) 0 AND fresh_lo OPERATOR(pg_catalog.=) 0 THEN
-			fresh_lo := 1;
-		END IF;
+		e := extract(epoch FROM pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000;
+		now_ms := pg_catalog.floor(e)::bigint OPERATOR(pg_catalog.+) 8520336000000;
+		frac := pg_catalog.floor((e OPERATOR(pg_catalog.-) pg_catalog.floor(e)) OPERATOR(pg_catalog.*) 512)::bigint;
+		-- a fresh R: the fraction, 3 random bits, then 63 random bits (not all 0)
+		fresh_hi := (frac OPERATOR(pg_catalog.<<) 3) OPERATOR(pg_catalog.|) (pg_catalog.uuid_hash_extended(u, 1) OPERATOR(pg_catalog.&) 7);
+		fresh_lo := greatest(pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) 9223372036854775807, CASE WHEN fresh_hi OPERATOR(pg_catalog.=) 0 THEN 1 ELSE 0 END);
 		IF now_ms OPERATOR(pg_catalog.<) prev_ts OR (now_ms OPERATOR(pg_catalog.=) prev_ts AND frac OPERATOR(pg_catalog.<=) (prev_hi OPERATOR(pg_catalog.>>) 3)) THEN
 			inc := greatest(fresh_lo OPERATOR(pg_catalog.&) 288230376151711743, 1);
 			IF prev_lo OPERATOR(pg_catalog.>) (9223372036854775807 OPERATOR(pg_catalog.-) inc) THEN		-- carry
@@ -805,54 +1173,95 @@ BEGIN
 				lo := prev_lo OPERATOR(pg_catalog.+) inc;
 			END IF;
 			IF hi OPERATOR(pg_catalog.<=) 4095 THEN
-				st := pg_catalog.set_config('idgen_portable.distid128', pid OPERATOR(pg_catalog.||) prev_ts OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) hi OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) lo, false);
-				RETURN pg_catalog.encode(pg_catalog.int8send((prev_ts OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 28672 OPERATOR(pg_catalog.|) hi) OPERATOR(pg_catalog.||) pg_catalog.int8send(lo), 'hex')::pg_catalog.uuid;
+				RETURN pg_catalog.encode(pg_catalog.int8send((prev_ts OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 28672 OPERATOR(pg_catalog.|) hi) OPERATOR(pg_catalog.||) pg_catalog.int8send(lo), 'hex');
 			END IF;
 			IF now_ms OPERATOR(pg_catalog.+) 1000 OPERATOR(pg_catalog.>) prev_ts THEN
 				PERFORM pg_catalog.pg_sleep(0.001);
+				u := pg_catalog.gen_random_uuid();
 				CONTINUE;
 			END IF;
 			-- the clock went back by a second or more: follow it
 		END IF;
-		IF NOT ((now_ms OPERATOR(pg_catalog.>=) 0 AND now_ms OPERATOR(pg_catalog.<=) 281474976710655)) THEN
-			PERFORM _clock_out_of_span('DistributedId128');
+		IF NOT (now_ms OPERATOR(pg_catalog.>=) 0 AND now_ms OPERATOR(pg_catalog.<=) 281474976710655) THEN
+		RAISE EXCEPTION 'the system clock is outside the time span of type %', 'DistributedId128'
+			USING ERRCODE = '22008', DETAIL = pg_catalog.format('Type %s represents times from %s.', 'DistributedId128',
+				CASE
+					WHEN 'DistributedId128' OPERATOR(pg_catalog.=) 'iuid' THEN '1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC'
+					WHEN 'DistributedId128' OPERATOR(pg_catalog.=) 'distid' THEN '1900-01-01 00:00:00 UTC to 3014-12-13 12:41:28.831 UTC (the generator''s 45-bit timestamps)'
+					WHEN 'DistributedId128' OPERATOR(pg_catalog.=) 'DistributedId128' THEN '1700-01-01 00:00:00 UTC to 10619-08-04 05:31:50.655 UTC'
+					WHEN 'DistributedId128' OPERATOR(pg_catalog.=) 'flaxid' THEN '2015-01-01 00:00:00 UTC to 2049-11-03 19:53:47.775 UTC' END);
 		END IF;
-		st := pg_catalog.set_config('idgen_portable.distid128', pid OPERATOR(pg_catalog.||) now_ms OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) fresh_hi OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) fresh_lo, false);
-		RETURN pg_catalog.encode(pg_catalog.int8send((now_ms OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 28672 OPERATOR(pg_catalog.|) fresh_hi) OPERATOR(pg_catalog.||) pg_catalog.int8send(fresh_lo), 'hex')::pg_catalog.uuid;
+		RETURN pg_catalog.encode(pg_catalog.int8send((now_ms OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 28672 OPERATOR(pg_catalog.|) fresh_hi) OPERATOR(pg_catalog.||) pg_catalog.int8send(fresh_lo), 'hex');
 	END LOOP;
 END
 $$;
+COMMENT ON FUNCTION @extschema@._distid128_next() IS 'internal: the next id of distid128_generate(), in hexadecimal';
+
+ALTER DOMAIN @extschema@._distid128_candidate ADD CONSTRAINT next
+	CHECK (pg_catalog.set_config('idgp.d128',
+		CASE WHEN VALUE OPERATOR(pg_catalog.>) pg_catalog.current_setting('idgp.d128', true) COLLATE pg_catalog."C" THEN VALUE ELSE @extschema@._distid128_next() END,
+		false) IS NOT NULL)
+	;
+COMMENT ON DOMAIN @extschema@._distid128_candidate IS 'internal: the next id of distid128_generate() in hexadecimal, which its check makes the state';
+
+-- The candidate of VALUE, the clock (v: ms << 9 | fraction) and a random
+-- uuid u, whose two hashes are a fresh R: the clock's millisecond since
+-- 1700, the fraction and R
+ALTER DOMAIN @extschema@._distid128_random ADD CONSTRAINT next
+	CHECK ((pg_catalog.encode(pg_catalog.int8send(((((VALUE).v OPERATOR(pg_catalog.>>) 9) OPERATOR(pg_catalog.+) 8520336000000) OPERATOR(pg_catalog.<<) 16)
+		OPERATOR(pg_catalog.|) 28672 OPERATOR(pg_catalog.|) (((VALUE).v OPERATOR(pg_catalog.&) 511) OPERATOR(pg_catalog.<<) 3)
+		OPERATOR(pg_catalog.|) (pg_catalog.uuid_hash_extended((VALUE).u, 1) OPERATOR(pg_catalog.&) 7))
+		OPERATOR(pg_catalog.||) pg_catalog.int8send(greatest(pg_catalog.uuid_hash_extended((VALUE).u, 0) OPERATOR(pg_catalog.&) 9223372036854775807, 1)), 'hex'))::@extschema@._distid128_candidate IS NOT NULL);
+COMMENT ON DOMAIN @extschema@._distid128_random IS 'internal: the clock and random uuid of distid128_generate(), whose check makes the candidate';
+
+CREATE OR REPLACE FUNCTION @extschema@.distid128_generate() RETURNS pg_catalog.uuid
+	LANGUAGE sql VOLATILE PARALLEL UNSAFE
+	RETURN CASE WHEN pg_catalog.clock_timestamp() OPERATOR(pg_catalog.>=) '1979-01-01 00:00:00+00'::pg_catalog.timestamptz
+			AND pg_catalog.clock_timestamp() OPERATOR(pg_catalog.<) '2121-01-01 00:00:00+00'::pg_catalog.timestamptz
+		THEN pg_catalog.current_setting('idgp.d128', (ROW(
+((((pg_catalog.tstzrange_subdiff(pg_catalog.clock_timestamp(), '2050-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000000)::bigint
+	OPERATOR(pg_catalog.+) 2524608000000000) OPERATOR(pg_catalog.*) 64) OPERATOR(pg_catalog./) 125)
+			, pg_catalog.gen_random_uuid()))::@extschema@._distid128_random IS NULL)::pg_catalog.uuid
+		ELSE pg_catalog.set_config('idgp.d128', @extschema@._distid128_next(), false)::pg_catalog.uuid END;
 COMMENT ON FUNCTION @extschema@.distid128_generate() IS 'new DistributedId128 (UUIDv7-like, milliseconds since 1700), increasing within the session';
 
-CREATE OR REPLACE FUNCTION @extschema@.distid128_timestamp(pg_catalog.uuid) RETURNS pg_catalog.timestamptz
+-- 22023 for a uuid that is not a DistributedId128 (distid128_timestamp's refusal)
+CREATE OR REPLACE FUNCTION @extschema@._distid128_refused(id pg_catalog.uuid) RETURNS pg_catalog.timestamptz
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-DECLARE
-	t pg_catalog.text := $1::pg_catalog.text;
-	ms bigint := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(t, 1, 8) OPERATOR(pg_catalog.||) pg_catalog.substr(t, 10, 4))::bit(48)::bigint OPERATOR(pg_catalog.-) 8520336000000;
 BEGIN
-	IF pg_catalog.substr(t, 15, 1) OPERATOR(pg_catalog.<>) '7' OR pg_catalog.substr(t, 20, 1) OPERATOR(pg_catalog.>) '7' THEN
-		PERFORM _invalid(pg_catalog.format('uuid %s is not a DistributedId128', t),
-						 'A DistributedId128 has version nibble 7 and bit 64 clear.', '22023');
-	END IF;
-	RETURN pg_catalog.to_timestamp((ms OPERATOR(pg_catalog./) 1000)::pg_catalog.float8) OPERATOR(pg_catalog.+) ((ms OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.*) interval '1 millisecond');
+	PERFORM _invalid(pg_catalog.format('uuid %s is not a DistributedId128', id),
+					 'A DistributedId128 has version nibble 7 and bit 64 clear.', '22023');
+	RETURN NULL;
 END
 $$;
+COMMENT ON FUNCTION @extschema@._distid128_refused(pg_catalog.uuid) IS 'internal: the error for a uuid that is not a DistributedId128';
+
+CREATE OR REPLACE FUNCTION @extschema@.distid128_timestamp(pg_catalog.uuid) RETURNS pg_catalog.timestamptz
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN CASE WHEN (pg_catalog.get_byte(pg_catalog.uuid_send($1), 6) OPERATOR(pg_catalog.>>) 4) OPERATOR(pg_catalog.=) 7
+			AND pg_catalog.get_byte(pg_catalog.uuid_send($1), 8) OPERATOR(pg_catalog.<) 128
+		THEN @extschema@._ms_time(
+			('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(pg_catalog.uuid_send($1), 1, 6), 'hex'))::bit(48)::bigint
+			OPERATOR(pg_catalog.-) 8520336000000)
+		ELSE @extschema@._distid128_refused($1) END;
 COMMENT ON FUNCTION @extschema@.distid128_timestamp(pg_catalog.uuid) IS 'creation time of a DistributedId128';
 
 CREATE OR REPLACE FUNCTION @extschema@.distid128_from_timestamp(pg_catalog.timestamptz) RETURNS pg_catalog.uuid
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-BEGIN
-	RETURN pg_catalog.encode(pg_catalog.int8send((_units($1, 'DistributedId128') OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 28672) OPERATOR(pg_catalog.||) pg_catalog.decode('0000000000000000', 'hex'), 'hex')::pg_catalog.uuid;
-END
-$$;
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN pg_catalog.encode(pg_catalog.int8send((
+		CASE WHEN $1 OPERATOR(pg_catalog.>=) '1700-01-01 00:00:00+00'::pg_catalog.timestamptz AND $1 OPERATOR(pg_catalog.<) '10619-08-04 05:31:50.656+00'::pg_catalog.timestamptz
+			THEN pg_catalog.floor(extract(epoch FROM $1 OPERATOR(pg_catalog.-) '1700-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000)::bigint
+			WHEN $1 IS NOT NULL THEN @extschema@._units($1, 'DistributedId128') END
+		OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 28672) OPERATOR(pg_catalog.||) pg_catalog.decode('0000000000000000', 'hex'), 'hex')::pg_catalog.uuid;
 COMMENT ON FUNCTION @extschema@.distid128_from_timestamp(pg_catalog.timestamptz) IS 'least DistributedId128 of the millisecond: lower bound for partitions and range scans';
 
 CREATE OR REPLACE FUNCTION @extschema@.distid128_max_for_timestamp(pg_catalog.timestamptz) RETURNS pg_catalog.uuid
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-BEGIN
-	RETURN pg_catalog.encode(pg_catalog.int8send((_units($1, 'DistributedId128') OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 32767) OPERATOR(pg_catalog.||) pg_catalog.decode('7fffffffffffffff', 'hex'), 'hex')::pg_catalog.uuid;
-END
-$$;
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN pg_catalog.encode(pg_catalog.int8send((
+		CASE WHEN $1 OPERATOR(pg_catalog.>=) '1700-01-01 00:00:00+00'::pg_catalog.timestamptz AND $1 OPERATOR(pg_catalog.<) '10619-08-04 05:31:50.656+00'::pg_catalog.timestamptz
+			THEN pg_catalog.floor(extract(epoch FROM $1 OPERATOR(pg_catalog.-) '1700-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000)::bigint
+			WHEN $1 IS NOT NULL THEN @extschema@._units($1, 'DistributedId128') END
+		OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 32767) OPERATOR(pg_catalog.||) pg_catalog.decode('7fffffffffffffff', 'hex'), 'hex')::pg_catalog.uuid;
 COMMENT ON FUNCTION @extschema@.distid128_max_for_timestamp(pg_catalog.timestamptz) IS 'greatest DistributedId128 of the millisecond: inclusive upper bound';
 
 CREATE OR REPLACE FUNCTION @extschema@.uuid_to_alphanumeric(pg_catalog.uuid) RETURNS pg_catalog.text
@@ -910,7 +1319,8 @@ COMMENT ON FUNCTION @extschema@.bigint_from_alphanumeric(pg_catalog.text) IS 'bi
 -- the text of the 12 big-endian bytes is their base64 with the alphabet
 -- translated.
 
-CREATE OR REPLACE FUNCTION @extschema@.flaxid(input pg_catalog.text) RETURNS pg_catalog.text
+-- 22P02 for text that is not a flaxid (flaxid(text)'s refusal)
+CREATE OR REPLACE FUNCTION @extschema@._flaxid_refused(input pg_catalog.text) RETURNS pg_catalog.text
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
 	IF input OPERATOR(pg_catalog.!~) '^[-0-9A-Z_a-z]{16}$' THEN
@@ -924,102 +1334,172 @@ BEGIN
 	RETURN input;
 END
 $$;
+COMMENT ON FUNCTION @extschema@._flaxid_refused(pg_catalog.text) IS 'internal: the error for text that is not a flaxid';
+
+-- (inlined: 16 characters of the alphabet are a flaxid)
+CREATE OR REPLACE FUNCTION @extschema@.flaxid(input pg_catalog.text) RETURNS pg_catalog.text
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN CASE WHEN pg_catalog.length(input) OPERATOR(pg_catalog.=) 16 AND input OPERATOR(pg_catalog.~) '^[-0-9A-Z_a-z]*$' THEN input
+		ELSE @extschema@._flaxid_refused(input) END;
 COMMENT ON FUNCTION @extschema@.flaxid(pg_catalog.text) IS 'the text if it is a flaxid (16 characters of its alphabet), checked as the C type''s input checks it';
 
-CREATE OR REPLACE FUNCTION @extschema@.flaxid_generate() RETURNS pg_catalog.text
-	LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SET search_path FROM CURRENT AS $$
+-- The 8 characters of a 48-bit half W of a flaxid, as the bytes of a
+-- bigint: each looked up in the alphabet a (bytea)
+
+-- The state is the setting idgp.flaxid: the last id
+CREATE OR REPLACE FUNCTION @extschema@._flaxid_next() RETURNS pg_catalog.text
+	LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE AS $$
 DECLARE
-	us bigint := (pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000)::bigint;
-	now_ms bigint := us OPERATOR(pg_catalog./) 1000 OPERATOR(pg_catalog.-) 1420070400000;
-	frac bigint;
-	pid pg_catalog.text;
-	st pg_catalog.text;
-	u pg_catalog.text;
-	s_ms bigint;
-	s_rand bigint;
+	st pg_catalog.text := pg_catalog.current_setting('idgp.flaxid', true);
+	e numeric := extract(epoch FROM pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000;
+	now_ms bigint := pg_catalog.floor(e)::bigint OPERATOR(pg_catalog.+) -1420070400000;
+	frac bigint := pg_catalog.floor((e OPERATOR(pg_catalog.-) pg_catalog.floor(e)) OPERATOR(pg_catalog.*) 512)::bigint;
+	u pg_catalog.uuid := pg_catalog.gen_random_uuid();
+	b pg_catalog.varbit;
 	ms bigint;
 	rand bigint;
-	inc bigint;
-	hi bigint;
-	lo bigint;
-	a pg_catalog.text := '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz';
+	-- the alphabet, a byte a character
+	a pg_catalog.bytea := pg_catalog.decode('2d303132333435363738394142434445464748494a4b4c4d4e4f505152535455565758595a5f6162636465666768696a6b6c6d6e6f707172737475767778797a', 'hex');
 BEGIN
-	frac := ((us OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.<<) 9) OPERATOR(pg_catalog./) 1000;
-	pid := pg_catalog.pg_backend_pid() OPERATOR(pg_catalog.||) ',';
-	st := pg_catalog.current_setting('idgen_portable.flaxid', true);
-	u := pg_catalog.gen_random_uuid()::pg_catalog.text;
-	IF pg_catalog.starts_with(st, pid) AND st OPERATOR(pg_catalog.~) '^[0-9]+,[0-9]+,[0-9]+$' THEN
-		s_ms := pg_catalog.split_part(st, ',', 2)::bigint;
-		s_rand := pg_catalog.split_part(st, ',', 3)::bigint;
+	IF
+		pg_catalog.length(st) OPERATOR(pg_catalog.>=) 16 AND pg_catalog.length(st) OPERATOR(pg_catalog.<=) 16
+		AND pg_catalog.ltrim(st, '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz') OPERATOR(pg_catalog.=) ''
+		AND
+st OPERATOR(pg_catalog.<>) pg_catalog.set_config('idgp.flaxid', NULL, false)
+	THEN
+		-- its 96 bits: base64 in flaxid's alphabet
+		b := ('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.decode(pg_catalog.translate(st,
+			'-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz',
+			'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'), 'base64'), 'hex'))::pg_catalog.varbit;
+		ms := b::bit(40)::bigint;
+		rand := (b OPERATOR(pg_catalog.<<) 40)::bit(56)::bigint;
 	END IF;
-	IF s_ms IS NULL OR s_rand OPERATOR(pg_catalog.>) 72057594037927935 OR now_ms OPERATOR(pg_catalog.>) s_ms OR s_ms OPERATOR(pg_catalog.-) now_ms OPERATOR(pg_catalog.>) 1000
-		OR (now_ms OPERATOR(pg_catalog.=) s_ms AND frac OPERATOR(pg_catalog.>) (s_rand OPERATOR(pg_catalog.>>) 47)) THEN
+	IF ms IS NULL OR now_ms OPERATOR(pg_catalog.>) ms OR ms OPERATOR(pg_catalog.-) now_ms OPERATOR(pg_catalog.>) 1000
+		OR (now_ms OPERATOR(pg_catalog.=) ms AND frac OPERATOR(pg_catalog.>) (rand OPERATOR(pg_catalog.>>) 47)) THEN
 		ms := now_ms;
-		rand := (frac OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.|) (('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 25, 12))::bit(48)::bigint OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.-) 1));
+		rand := (frac OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.|) (pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.-) 1));
+	ELSIF rand OPERATOR(pg_catalog.>) (72057594037927935 OPERATOR(pg_catalog.-) 1 OPERATOR(pg_catalog.-) (pg_catalog.uuid_hash_extended(u, 1) OPERATOR(pg_catalog.&) 4294967295)) THEN
+		ms := ms OPERATOR(pg_catalog.+) 1;		-- borrow the next millisecond
+		rand := pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.-) 1);
 	ELSE
-		inc := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 1, 8))::bit(32)::bigint OPERATOR(pg_catalog.+) 1;
-		IF s_rand OPERATOR(pg_catalog.>) (72057594037927935 OPERATOR(pg_catalog.-) inc) THEN
-			ms := s_ms OPERATOR(pg_catalog.+) 1;		-- borrow the next millisecond
-			rand := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u, 25, 12))::bit(48)::bigint OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.-) 1);
-		ELSE
-			ms := s_ms;
-			rand := s_rand OPERATOR(pg_catalog.+) inc;
-		END IF;
+		rand := rand OPERATOR(pg_catalog.+) (pg_catalog.uuid_hash_extended(u, 1) OPERATOR(pg_catalog.&) 4294967295) OPERATOR(pg_catalog.+) 1;
 	END IF;
 	IF now_ms OPERATOR(pg_catalog.<) 0 OR ms OPERATOR(pg_catalog.>) 1099511627775 THEN
-		PERFORM _clock_out_of_span('flaxid');
+		RAISE EXCEPTION 'the system clock is outside the time span of type %', 'flaxid'
+			USING ERRCODE = '22008', DETAIL = pg_catalog.format('Type %s represents times from %s.', 'flaxid',
+				CASE
+					WHEN 'flaxid' OPERATOR(pg_catalog.=) 'iuid' THEN '1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC'
+					WHEN 'flaxid' OPERATOR(pg_catalog.=) 'distid' THEN '1900-01-01 00:00:00 UTC to 3014-12-13 12:41:28.831 UTC (the generator''s 45-bit timestamps)'
+					WHEN 'flaxid' OPERATOR(pg_catalog.=) 'DistributedId128' THEN '1700-01-01 00:00:00 UTC to 10619-08-04 05:31:50.655 UTC'
+					WHEN 'flaxid' OPERATOR(pg_catalog.=) 'flaxid' THEN '2015-01-01 00:00:00 UTC to 2049-11-03 19:53:47.775 UTC' END);
 	END IF;
-	st := pg_catalog.set_config('idgen_portable.flaxid', pid OPERATOR(pg_catalog.||) ms OPERATOR(pg_catalog.||) ',' OPERATOR(pg_catalog.||) rand, false);
-	-- 6 bits a character, from two 48-bit halves (cheaper than translate())
-	hi := (ms OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) (rand OPERATOR(pg_catalog.>>) 48);
-	lo := rand OPERATOR(pg_catalog.&) 281474976710655;
-	RETURN pg_catalog.substr(a, ((hi OPERATOR(pg_catalog.>>) 42) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1) OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((hi OPERATOR(pg_catalog.>>) 36) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1)
-		OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((hi OPERATOR(pg_catalog.>>) 30) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1) OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((hi OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1)
-		OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((hi OPERATOR(pg_catalog.>>) 18) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1) OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((hi OPERATOR(pg_catalog.>>) 12) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1)
-		OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((hi OPERATOR(pg_catalog.>>) 6) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1) OPERATOR(pg_catalog.||) pg_catalog.substr(a, (hi OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1)
-		OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((lo OPERATOR(pg_catalog.>>) 42) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1) OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((lo OPERATOR(pg_catalog.>>) 36) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1)
-		OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((lo OPERATOR(pg_catalog.>>) 30) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1) OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((lo OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1)
-		OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((lo OPERATOR(pg_catalog.>>) 18) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1) OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((lo OPERATOR(pg_catalog.>>) 12) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1)
-		OPERATOR(pg_catalog.||) pg_catalog.substr(a, ((lo OPERATOR(pg_catalog.>>) 6) OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1) OPERATOR(pg_catalog.||) pg_catalog.substr(a, (lo OPERATOR(pg_catalog.&) 63)::int OPERATOR(pg_catalog.+) 1, 1);
+	-- 6 bits a character, from two 48-bit halves
+	RETURN pg_catalog.encode(
+		pg_catalog.int8send(
+			(pg_catalog.get_byte(a, (((ms OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) (rand OPERATOR(pg_catalog.>>) 48) OPERATOR(pg_catalog.>>) 42) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 56)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, (((ms OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) (rand OPERATOR(pg_catalog.>>) 48) OPERATOR(pg_catalog.>>) 36) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 48)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, (((ms OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) (rand OPERATOR(pg_catalog.>>) 48) OPERATOR(pg_catalog.>>) 30) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 40)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, (((ms OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) (rand OPERATOR(pg_catalog.>>) 48) OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 32)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, (((ms OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) (rand OPERATOR(pg_catalog.>>) 48) OPERATOR(pg_catalog.>>) 18) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 24)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, (((ms OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) (rand OPERATOR(pg_catalog.>>) 48) OPERATOR(pg_catalog.>>) 12) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 16)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, (((ms OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) (rand OPERATOR(pg_catalog.>>) 48) OPERATOR(pg_catalog.>>) 6) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 8)
+			OPERATOR(pg_catalog.|) pg_catalog.get_byte(a, ((ms OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) (rand OPERATOR(pg_catalog.>>) 48) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint)
+		OPERATOR(pg_catalog.||)
+		pg_catalog.int8send(
+			(pg_catalog.get_byte(a, (((rand OPERATOR(pg_catalog.&) 281474976710655) OPERATOR(pg_catalog.>>) 42) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 56)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, (((rand OPERATOR(pg_catalog.&) 281474976710655) OPERATOR(pg_catalog.>>) 36) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 48)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, (((rand OPERATOR(pg_catalog.&) 281474976710655) OPERATOR(pg_catalog.>>) 30) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 40)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, (((rand OPERATOR(pg_catalog.&) 281474976710655) OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 32)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, (((rand OPERATOR(pg_catalog.&) 281474976710655) OPERATOR(pg_catalog.>>) 18) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 24)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, (((rand OPERATOR(pg_catalog.&) 281474976710655) OPERATOR(pg_catalog.>>) 12) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 16)
+			OPERATOR(pg_catalog.|) (pg_catalog.get_byte(a, (((rand OPERATOR(pg_catalog.&) 281474976710655) OPERATOR(pg_catalog.>>) 6) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint OPERATOR(pg_catalog.<<) 8)
+			OPERATOR(pg_catalog.|) pg_catalog.get_byte(a, ((rand OPERATOR(pg_catalog.&) 281474976710655) OPERATOR(pg_catalog.&) 63)::pg_catalog.int4)::bigint)
+		, 'escape');
 END
 $$;
+COMMENT ON FUNCTION @extschema@._flaxid_next() IS 'internal: the next id of flaxid_generate()';
+
+ALTER DOMAIN @extschema@._flaxid_candidate ADD CONSTRAINT next
+	CHECK (pg_catalog.set_config('idgp.flaxid',
+		CASE WHEN VALUE OPERATOR(pg_catalog.>) pg_catalog.current_setting('idgp.flaxid', true) COLLATE pg_catalog."C" THEN VALUE ELSE @extschema@._flaxid_next() END,
+		false) IS NOT NULL)
+	;
+COMMENT ON DOMAIN @extschema@._flaxid_candidate IS 'internal: the next id of flaxid_generate(), which its check makes the state';
+
+-- Two characters of 12 bits (0-4095): their bytes in a bigint, for the
+-- domain below (a constant when its check is loaded)
+CREATE OR REPLACE FUNCTION @extschema@._flaxid_pairs() RETURNS bigint[]
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN ('[0:4095]=' OPERATOR(pg_catalog.||) ARRAY(SELECT pg_catalog.get_byte(v.column1, i OPERATOR(pg_catalog.>>) 6) OPERATOR(pg_catalog.*) 256 OPERATOR(pg_catalog.+) pg_catalog.get_byte(v.column1, i OPERATOR(pg_catalog.&) 63)
+		FROM pg_catalog.generate_series(0, 4095) i,
+			(VALUES (pg_catalog.decode('2d303132333435363738394142434445464748494a4b4c4d4e4f505152535455565758595a5f6162636465666768696a6b6c6d6e6f707172737475767778797a', 'hex'))) v
+		ORDER BY i)::pg_catalog.text)::bigint[];
+COMMENT ON FUNCTION @extschema@._flaxid_pairs() IS 'internal: flaxid''s characters, two at a time';
+
+-- The 8 characters of a 48-bit half, looked up two at a time by its four
+-- 12-bit parts, I0 the highest
+
+-- The candidate of VALUE, the clock (hi: ms << 9 | fraction, Unix) and 47
+-- random bits (lo), in characters: its two 48-bit halves are flaxid's
+-- millisecond (since 2015) << 8 | fraction >> 1, and fraction & 1 << 47 |
+-- the random bits; the second half's top part alone has the clock's bit
+-- (every naming of a field reads it from the row again: 370 instructions)
+ALTER DOMAIN @extschema@._flaxid_fields ADD CONSTRAINT next
+	CHECK ((pg_catalog.encode(
+		pg_catalog.int8send((@extschema@._flaxid_pairs())[(((VALUE).hi OPERATOR(pg_catalog.-) 727076044800000) OPERATOR(pg_catalog.>>) 37)::pg_catalog.int4] OPERATOR(pg_catalog.<<) 48
+			OPERATOR(pg_catalog.|) ((@extschema@._flaxid_pairs())[((((VALUE).hi OPERATOR(pg_catalog.-) 727076044800000) OPERATOR(pg_catalog.>>) 25) OPERATOR(pg_catalog.&) 4095)::pg_catalog.int4] OPERATOR(pg_catalog.<<) 32)
+			OPERATOR(pg_catalog.|) ((@extschema@._flaxid_pairs())[((((VALUE).hi OPERATOR(pg_catalog.-) 727076044800000) OPERATOR(pg_catalog.>>) 13) OPERATOR(pg_catalog.&) 4095)::pg_catalog.int4] OPERATOR(pg_catalog.<<) 16)
+			OPERATOR(pg_catalog.|) (@extschema@._flaxid_pairs())[((((VALUE).hi OPERATOR(pg_catalog.-) 727076044800000) OPERATOR(pg_catalog.>>) 1) OPERATOR(pg_catalog.&) 4095)::pg_catalog.int4])
+		OPERATOR(pg_catalog.||)
+		pg_catalog.int8send((@extschema@._flaxid_pairs())[((((VALUE).hi OPERATOR(pg_catalog.&) 1) OPERATOR(pg_catalog.<<) 11) OPERATOR(pg_catalog.|) ((VALUE).lo OPERATOR(pg_catalog.>>) 36))::pg_catalog.int4] OPERATOR(pg_catalog.<<) 48
+			OPERATOR(pg_catalog.|) ((@extschema@._flaxid_pairs())[(((VALUE).lo OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 4095)::pg_catalog.int4] OPERATOR(pg_catalog.<<) 32)
+			OPERATOR(pg_catalog.|) ((@extschema@._flaxid_pairs())[(((VALUE).lo OPERATOR(pg_catalog.>>) 12) OPERATOR(pg_catalog.&) 4095)::pg_catalog.int4] OPERATOR(pg_catalog.<<) 16)
+			OPERATOR(pg_catalog.|) (@extschema@._flaxid_pairs())[((VALUE).lo OPERATOR(pg_catalog.&) 4095)::pg_catalog.int4])
+		, 'escape'))::@extschema@._flaxid_candidate IS NOT NULL);
+COMMENT ON DOMAIN @extschema@._flaxid_fields IS 'internal: the clock and random bits of flaxid_generate(), whose check makes the candidate';
+
+CREATE OR REPLACE FUNCTION @extschema@.flaxid_generate() RETURNS pg_catalog.text
+	LANGUAGE sql VOLATILE PARALLEL UNSAFE
+	RETURN CASE WHEN pg_catalog.clock_timestamp() OPERATOR(pg_catalog.>=) '2015-01-01 00:00:00+00'::pg_catalog.timestamptz
+			AND pg_catalog.clock_timestamp() OPERATOR(pg_catalog.<) '2049-11-03 19:53:47.776+00'::pg_catalog.timestamptz
+		THEN pg_catalog.current_setting('idgp.flaxid', (ROW(
+((((pg_catalog.tstzrange_subdiff(pg_catalog.clock_timestamp(), '2050-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000000)::bigint
+	OPERATOR(pg_catalog.+) 2524608000000000) OPERATOR(pg_catalog.*) 64) OPERATOR(pg_catalog./) 125)
+			, pg_catalog.uuid_hash_extended(pg_catalog.gen_random_uuid(), 0) OPERATOR(pg_catalog.&) 140737488355327))::@extschema@._flaxid_fields IS NULL)
+		ELSE pg_catalog.set_config('idgp.flaxid', @extschema@._flaxid_next(), false) END;
 COMMENT ON FUNCTION @extschema@.flaxid_generate() IS 'new flaxid (text: store it COLLATE "C"), increasing within the session';
 
+-- flaxid's milliseconds, times 10^3, fit a float8 exactly: one product is
+-- the time
 CREATE OR REPLACE FUNCTION @extschema@.flaxid_timestamp(pg_catalog.text) RETURNS pg_catalog.timestamptz
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-DECLARE
-	ms bigint;
-BEGIN
-	IF $1 OPERATOR(pg_catalog.!~) '^[-0-9A-Z_a-z]{16}$' THEN
-		PERFORM flaxid($1);
-	END IF;
-	ms := (('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.decode(pg_catalog.translate(pg_catalog.substr($1, 1, 8),
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN pg_catalog.timezone(interval '0', '2015-01-01 00:00:00'::timestamp
+		OPERATOR(pg_catalog.+) ((('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.decode(pg_catalog.translate(pg_catalog.substr(@extschema@.flaxid($1), 1, 8),
 			'-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz',
-			'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'), 'base64'), 'hex'))::bit(48)::bigint OPERATOR(pg_catalog.>>) 8)
-		OPERATOR(pg_catalog.+) 1420070400000;
-	RETURN pg_catalog.to_timestamp((ms OPERATOR(pg_catalog./) 1000)::pg_catalog.float8) OPERATOR(pg_catalog.+) ((ms OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.*) interval '1 millisecond');
-END
-$$;
+			'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'), 'base64'), 'hex'))::bit(48)::bigint OPERATOR(pg_catalog.>>) 8)::pg_catalog.float8
+			OPERATOR(pg_catalog.*) interval '1 millisecond'));
 COMMENT ON FUNCTION @extschema@.flaxid_timestamp(pg_catalog.text) IS 'creation time of a flaxid';
 
 CREATE OR REPLACE FUNCTION @extschema@.flaxid_from_timestamp(pg_catalog.timestamptz) RETURNS pg_catalog.text
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-BEGIN
-	RETURN pg_catalog.translate(pg_catalog.encode(pg_catalog.substr(pg_catalog.int8send(_units($1, 'flaxid')), 4) OPERATOR(pg_catalog.||) pg_catalog.decode('00000000000000', 'hex'), 'base64'),
-					 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/',
-					 '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz');
-END
-$$;
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN pg_catalog.translate(pg_catalog.encode(pg_catalog.substr(pg_catalog.int8send(
+		CASE WHEN $1 OPERATOR(pg_catalog.>=) '2015-01-01 00:00:00+00'::pg_catalog.timestamptz AND $1 OPERATOR(pg_catalog.<) '2049-11-03 19:53:47.776+00'::pg_catalog.timestamptz
+			THEN pg_catalog.floor(extract(epoch FROM $1 OPERATOR(pg_catalog.-) '2015-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000)::bigint
+			WHEN $1 IS NOT NULL THEN @extschema@._units($1, 'flaxid') END
+		), 4) OPERATOR(pg_catalog.||) pg_catalog.decode('00000000000000', 'hex'), 'base64'),
+		'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/',
+		'-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz');
 COMMENT ON FUNCTION @extschema@.flaxid_from_timestamp(pg_catalog.timestamptz) IS 'least flaxid of the millisecond: lower bound for partitions and range scans (on a COLLATE "C" column)';
 
 CREATE OR REPLACE FUNCTION @extschema@.flaxid_max_for_timestamp(pg_catalog.timestamptz) RETURNS pg_catalog.text
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-BEGIN
-	RETURN pg_catalog.translate(pg_catalog.encode(pg_catalog.substr(pg_catalog.int8send(_units($1, 'flaxid')), 4) OPERATOR(pg_catalog.||) pg_catalog.decode('ffffffffffffff', 'hex'), 'base64'),
-					 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/',
-					 '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz');
-END
-$$;
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	RETURN pg_catalog.translate(pg_catalog.encode(pg_catalog.substr(pg_catalog.int8send(
+		CASE WHEN $1 OPERATOR(pg_catalog.>=) '2015-01-01 00:00:00+00'::pg_catalog.timestamptz AND $1 OPERATOR(pg_catalog.<) '2049-11-03 19:53:47.776+00'::pg_catalog.timestamptz
+			THEN pg_catalog.floor(extract(epoch FROM $1 OPERATOR(pg_catalog.-) '2015-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000)::bigint
+			WHEN $1 IS NOT NULL THEN @extschema@._units($1, 'flaxid') END
+		), 4) OPERATOR(pg_catalog.||) pg_catalog.decode('ffffffffffffff', 'hex'), 'base64'),
+		'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/',
+		'-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz');
 COMMENT ON FUNCTION @extschema@.flaxid_max_for_timestamp(pg_catalog.timestamptz) IS 'greatest flaxid of the millisecond: inclusive upper bound';
 
 --

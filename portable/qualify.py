@@ -5,12 +5,17 @@ qualified text as it is: run on the source, it changes nothing).
 
 Usage: qualify.py FILE > NEW
 
-Inside every dollar-quoted body and template of the source, and in the
-signatures of CREATE FUNCTION and COMMENT ON FUNCTION, it writes
+Inside every dollar-quoted body, SQL-standard body (RETURN ...;) and
+template of the source, and in the signatures of CREATE FUNCTION and
+COMMENT ON FUNCTION, it writes
   - a core function call f(...) as pg_catalog.f(...) (the edition's own
-    functions, named by CREATE FUNCTION in the file, are left alone: they
-    are found through the search_path each function pins, whose only schema
-    besides pg_catalog belongs to the installer alone);
+    functions, named by CREATE FUNCTION in the file, are left alone in the
+    bodies of functions that pin search_path and in the script's DO blocks:
+    they are found through that search_path, whose only schema besides
+    pg_catalog belongs to the installer alone; elsewhere, in templates,
+    SQL-standard bodies and the generators' workers, which pin nothing,
+    an own function without its schema is written pg_catalog.f too, and
+    the check fails);
   - a binary operator a + b as a OPERATOR(pg_catalog.+) b, with the
     parentheses that keep the original grouping (every OPERATOR() has the
     same precedence);
@@ -24,7 +29,8 @@ import re
 import sys
 
 TYPES = {"text", "uuid", "bytea", "bool", "int2", "int4", "int8", "float4", "float8", "timestamptz",
-         "void", "name", "regclass", "regrole", "regtype", "oid", "jsonb", "json", "date", "varbit"}
+         "void", "name", "regclass", "regrole", "regtype", "oid", "jsonb", "json", "date", "varbit",
+         "anyelement", "anyarray", "anynonarray", "anycompatible"}
 # keywords that are expression atoms or special forms (the grammar names
 # pg_catalog's function itself, or compares by the type's operator class)
 SPECIAL = {"coalesce", "greatest", "least", "extract", "substring", "position", "overlay", "trim",
@@ -33,7 +39,8 @@ SPECIAL = {"coalesce", "greatest", "least", "extract", "substring", "position", 
 NOARG_FUNCS = {"current_user", "session_user", "current_schema", "localtimestamp", "current_timestamp"}
 
 TOKEN = re.compile(r"""
-    (?P<ws>(?:\s+|--[^\n]*|/\*.*?\*/)+)
+    (?P<ws>(?:\s+|--(?!@)[^\n]*|/\*.*?\*/)+)
+  | (?P<tpl>--@\w+\([^\n]*\))
   | (?P<dollar>\$(?P<tag>[A-Za-z_]\w*)?\$)
   | (?P<str>'(?:[^']|'')*')
   | (?P<num>\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)
@@ -124,6 +131,11 @@ class Parser:
         out = ws
         if k == "ident" and t.lower() in TYPES:
             out += "pg_catalog." + t
+        elif k == "ident" and self.i < len(self.t) and self.t[self.i][1] == "." and self.peek(1)[0][0] == "ident":
+            # schema.type, as written
+            self.i += 1
+            _, (_, t2) = self.take()
+            out += t + "." + t2
         else:
             out += t
             if k == "ident" and t.lower() == "double":
@@ -201,6 +213,9 @@ class Parser:
             if k3 == "ident" and t3.lower() == "select":
                 return ws + t + w2 + o + self.statements(stop=close) + self.take_close(), "atom"
             return ws + t + w2 + o + self.args(close), "atom"
+        if k == "tpl":
+            # a template's lines (generate.py), checked where it is written
+            return ws + t, "atom"
         if k == "ident" and lt == "interval":
             w2, (_, s) = self.take()
             return ws + t + w2 + s, "atom"
@@ -265,6 +280,19 @@ class Parser:
             if t == "[":
                 ws, _ = self.take()
                 left += ws + "[" + self.args("]")
+                continue
+            if k == "ident" and lt == "collate":
+                # x COLLATE name binds tighter than any operator; the
+                # collation is looked up by schema like any name
+                ws, _ = self.take()
+                w2, (_, name) = self.take()
+                while self.peek()[0][1] == "." and self.t[self.i][1] == ".":
+                    self.i += 1
+                    _, (_, part) = self.take()
+                    name += "." + part
+                if "." not in name:
+                    name = "pg_catalog." + name
+                left += ws + t + w2 + name
                 continue
             p = precedence((k, t))
             if p is None or p < minprec:
@@ -424,8 +452,11 @@ def main():
     src = open(sys.argv[1], encoding="utf-8").read()
     # the edition's own functions: reached through the pinned search_path
     own = {m.lower() for m in re.findall(r"FUNCTION (?:@extschema@|%1\$I)\.(\w+)\(", src)}
-    # bodies ($$ ... $$, DO $tag$ ... $tag$) and templates; signatures between
-    body = re.compile(r"AS \$\$\n?|^DO \$(\w+)\$\n|^--@template [^\n]*\n|\$\$SELECT", re.M)
+    # bodies ($$ ... $$, DO $tag$ ... $tag$, SQL-standard RETURN ...;) and
+    # templates; signatures between.  The edition's own functions may be
+    # written without their schema only where search_path finds them: in a
+    # body whose function pins it, and in the script's DO blocks.
+    body = re.compile(r"AS \$\$\n?|^DO \$(\w+)\$\n|^--@template [^\n]*\n|\$\$SELECT|^\tRETURN ", re.M)
     text = src
     res = ""
     i = 0
@@ -440,7 +471,8 @@ def main():
             start = m.end() if not g == "$$SELECT" else m.start() + 2
             res += g if g != "$$SELECT" else "$$"
             end = text.index("$$", start)
-            res += qualify_body(text[start:end], own)
+            header = text[text.rindex("CREATE OR REPLACE FUNCTION", 0, m.start()):m.start()]
+            res += qualify_body(text[start:end], own if "SET search_path FROM CURRENT" in header else set())
             i = end
         elif g.startswith("DO"):
             tag = "$" + m.group(1) + "$"
@@ -448,10 +480,15 @@ def main():
             end = text.index(tag, m.end())
             res += qualify_body(text[m.end():end], own)
             i = end
+        elif g == "\tRETURN ":
+            res += g
+            end = text.index(";\n", m.end())
+            res += qualify_body(text[m.end():end], set())
+            i = end
         else:
             res += g
             end = text.index("--@end\n", m.end())
-            res += qualify_body(text[m.end():end], own)
+            res += qualify_body(text[m.end():end], set())
             i = end
     sys.stdout.write(res)
 

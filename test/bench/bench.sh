@@ -306,21 +306,9 @@ CREATE FUNCTION bench_fmt(ms float8) RETURNS text LANGUAGE sql IMMUTABLE AS $$
 	SELECT round(ms::numeric, CASE WHEN ms < 10 THEN 2 WHEN ms < 100 THEN 1 ELSE 0 END)::text
 $$;
 
--- A UUIDv7 function of the kind users paste into their schemas (the widely
--- copied plpgsql version: a v4 uuid with the millisecond time laid over it).
-CREATE FUNCTION uuid_generate_v7() RETURNS uuid LANGUAGE plpgsql VOLATILE AS $$
-BEGIN
-	RETURN encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
-		PLACING substring(int8send(floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint) FROM 3)
-		FROM 1 FOR 6), 52, 1), 53, 1), 'hex')::uuid;
-END $$;
--- and its plain SQL twin, which the planner can inline
-CREATE FUNCTION uuid_generate_v7_sql() RETURNS uuid LANGUAGE sql VOLATILE AS $$
-	SELECT encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
-		PLACING substring(int8send(floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint) FROM 3)
-		FROM 1 FOR 6), 52, 1), 53, 1), 'hex')::uuid
-$$;
 SQL
+# the pasted UUIDv7 functions, PL/pgSQL and SQL (test/bench/uuidv7.sql)
+idgen_psql -q -f "$BENCH_DIR/uuidv7.sql"
 IDGEN_VERSION=$(idgen_psql -At -c "SELECT extversion FROM pg_extension WHERE extname = 'idgen'")
 # the basis of single-session timings: the backend's CPU time where Linux
 # gives it, else the wall clock

@@ -17,6 +17,16 @@
 #
 #   INSTR_CALLS="base36id_generate" bash test/bench/instructions.sh OLD_REV
 #                                      those calls only
+#   INSTR_SQL=1 bash test/bench/instructions.sh OLD_REV [NEW_REV]
+#                                      the SQL edition's generators instead
+#                                      (idgen_portable of each revision,
+#                                      with pgcrypto), beside the pasted
+#                                      UUIDv7 functions (test/bench/uuidv7.sql
+#                                      of the checkout) and gen_random_uuid()
+#   INSTR_ROWS=N                       the runs' rows: N and 2N (100000;
+#                                      the SQL edition's calls cost some
+#                                      thirty times the C ones under
+#                                      callgrind: 20000 is enough)
 source "$(dirname "$0")/../../tools/lib.sh"
 
 OLD=${1:?usage: instructions.sh OLD_REV [NEW_REV]}
@@ -40,6 +50,16 @@ install_rev() {
 	as_server "$PG_BIN/initdb" -D "$d/data" -U postgres -A trust --no-sync >/dev/null
 	echo "CREATE EXTENSION idgen;" |
 		as_server "$PG_BIN/postgres" --single -D "$d/data" postgres >/dev/null 2>&1
+	if [ "${INSTR_SQL:-0}" = 1 ]; then
+		# one statement a line in single-user mode: the peers' functions
+		# joined onto one line each
+		{
+			echo "CREATE EXTENSION idgen_portable CASCADE;"
+			sed -e '/^--/d' "$IDGEN_ROOT/test/bench/uuidv7.sql" | tr '\n' ' ' | sed 's/\$\$; /$$;\n/g'
+			echo
+		} | as_server "$PG_BIN/postgres" --single -D "$d/data" postgres >"$d/sql.log" 2>&1
+		if grep -q ERROR "$d/sql.log"; then cat "$d/sql.log"; exit 1; fi
+	fi
 }
 
 # instructions NAME SQL [OPTION...]: instructions a single-user backend
@@ -51,11 +71,12 @@ instructions() {
 	grep -o 'Collected : [0-9]*' "$d/vg.log" | awk '{print $3}'
 }
 
+ROWS=${INSTR_ROWS:-100000}
 per_call() {
 	local a b
-	a=$(instructions "$1" "SELECT count($2) FROM generate_series(1, 100000);")
-	b=$(instructions "$1" "SELECT count($2) FROM generate_series(1, 200000);")
-	echo $(((b - a) / 100000))
+	a=$(instructions "$1" "SELECT count($2) FROM generate_series(1, $ROWS);")
+	b=$(instructions "$1" "SELECT count($2) FROM generate_series(1, $((2 * ROWS)));")
+	echo $(((b - a) / ROWS))
 }
 
 b36_per_call() {
@@ -72,11 +93,22 @@ loop_old=$(per_call old 1)
 loop_new=$(per_call new 1)
 echo "| call | $OLD | $NEW | change |"
 echo "|---|---:|---:|---:|"
-calls=("iuid_generate(1, 1)" "flaxid_generate()" "distid128_generate()" "distid_generate()")
-# distid_generate_dense() (issue 19) when both revisions have it
-git -C "$IDGEN_ROOT" grep -q distid_generate_dense "$OLD" -- sql/idgen--1.1.sql 2>/dev/null &&
-	calls+=("distid_generate_dense()")
-calls+=("base36id_generate()")
+if [ "${INSTR_SQL:-0}" = 1 ]; then
+	# and what every generator of the edition must do at the least: read and
+	# write its setting, take a random uuid and make a uuid from text
+	calls=("gen_random_uuid()" "uuid_generate_v7()" "uuid_generate_v7_sql()"
+		"CASE WHEN set_config('idgen_portable.floor', coalesce(current_setting('idgen_portable.floor', true), ''), false) IS NOT NULL THEN encode(uuid_send(gen_random_uuid()), 'hex')::uuid END")
+	for f in "iuid_generate(1, 1)" "iuid_generate(1, 1, '2025-01-01Z')" "distid_generate()" "distid_generate_dense()" \
+		"distid128_generate()" "flaxid_generate()"; do
+		calls+=("idgen_portable.$f")
+	done
+else
+	calls=("iuid_generate(1, 1)" "flaxid_generate()" "distid128_generate()" "distid_generate()")
+	# distid_generate_dense() (issue 19) when both revisions have it
+	git -C "$IDGEN_ROOT" grep -q distid_generate_dense "$OLD" -- sql/idgen--1.1.sql 2>/dev/null &&
+		calls+=("distid_generate_dense()")
+	calls+=("base36id_generate()")
+fi
 # INSTR_CALLS: only the functions named (e.g. INSTR_CALLS=base36id_generate)
 if [ -n "${INSTR_CALLS:-}" ]; then
 	keep=()

@@ -11,9 +11,11 @@ major (doc/choosing.md's blocks from PostgreSQL 18's report, whose run
 has uuidv7() too: "choosing", the cost per id at the precision its spread
 allows, one session's bulk insert and 4 clients' single-row inserts as
 ratios to bigserial, and key density; "choosing-settings", the report's
-server, machine and settings; doc/portable.md's
-block "portable": the SQL edition's cost per id from the portable.md that
-bench.sh writes beside each bench.md).  Without --check the blocks are rewritten from the reports (run it
+server, machine and settings; doc/portable.md's blocks from the portable.md
+that test/bench/portable.sh writes beside each bench.md: "portable", the
+SQL edition's and its peers' cost per id as ratios to the PL/pgSQL
+uuid_generate_v7(), "portable-bulk", the bulk insert's rates as such
+ratios, "portable-runs", the reports' server, machine and load).  Without --check the blocks are rewritten from the reports (run it
 after regenerating them); with --check it exits 1 when a block differs from
 what the reports give, so the page never quotes other figures than theirs,
 or when a report is not a well-formed full-scale report of a release build
@@ -240,6 +242,8 @@ BLOCKS = {
     "choosing": block_choosing,
     "choosing-settings": block_settings,
     "portable": lambda r: block_portable(r),
+    "portable-bulk": lambda r: block_portable_bulk(r),
+    "portable-runs": lambda r: block_portable_runs(r),
     "runs": block_runs,
     "cost": lambda r: pivot(r, lambda p: p["tables"]["1"][0], lambda row: (row[0],), cost_cell,
                             ["ns per id net; gen_random_uuid() ÷ this, median (spread); the rates: "
@@ -261,44 +265,92 @@ BLOCKS = {
 
 def read_portable(path, root, checking):
     """the SQL edition's report beside a bench.md (test/bench/portable.sh):
-    its header line and {generator: (ns, × C)}; None when missing or not a
-    release build's (printed with --check)"""
+    {'header': {name: value}, 'cost': (head, rows), 'bulk': (head, rows)};
+    None when missing, not a release build's or not a full-scale report
+    with both tables (printed with --check)"""
+    def refuse(why):
+        if checking:
+            print("%s: %s" % (os.path.relpath(path, root), why))
+        return None
     if not os.path.exists(path):
-        if checking:
-            print("%s: missing (test/bench/bench.sh writes it beside bench.md)" % os.path.relpath(path, root))
-        return None
-    text = open(path, encoding="utf-8").read()
-    if "(assertions: off)" not in text:
-        if checking:
-            print("%s: not a release build's report" % os.path.relpath(path, root))
-        return None
-    rows = {}
-    for line in text.splitlines():
-        if line.startswith("| ") and not line.startswith("| generator"):
-            c = cells(line)
-            rows[c[0]] = (c[1], c[5])
-    return rows
+        return refuse("missing (test/bench/bench.sh writes it beside bench.md)")
+    rep = read_report(path)
+    for part, section in (("cost", "1"), ("bulk", "2")):
+        if rep["tables"].get(section):
+            rep[part] = rep["tables"][section][0]
+    server = rep["header"].get("Server", "")
+    if "assertions: off" not in server:
+        return refuse("not a release build's report")
+    if "(scale full)" not in rep["header"].get("Command", ""):
+        return refuse("not a full-scale report")
+    if "cost" not in rep or "bulk" not in rep:
+        return refuse("without its two tables (cost per id, bulk insert)")
+    return rep
+
+
+# the rows of doc/portable.md's tables: the peers and the SQL edition
+PORTABLE_PEERS = ("pasted UUIDv7", "`gen_random_uuid()`", "`uuidv7()`")
+
+
+def portable_pivot(reps, part, first, keep, value):
+    """one row per generator of a portable.md's table, one column per major"""
+    keys, data = [], {}
+    majors = [m for m in MAJORS if m in reps]
+    for m in reversed(majors):
+        rep = reps[m].get("portable")
+        if rep is None:
+            raise KeyError("no full-scale release-build portable.md for %s" % m)
+        head, rows = rep[part]
+        for r in rows:
+            if not keep(r[0]):
+                continue
+            if r[0] not in keys:
+                keys.append(r[0])
+            data[(m, r[0])] = value(head, r)
+    keys.sort(key=lambda k: (not k.startswith(PORTABLE_PEERS), 0))
+    out = ["| %s | %s |" % (first, " | ".join(majors)), "|---|" + "---:|" * len(majors)]
+    for k in keys:
+        out.append("| %s | %s |" % (k, " | ".join(data.get((m, k), "–") for m in majors)))
+    return "\n".join(out)
+
+
+def times(ratio):
+    """a ratio such as 1.52 (1.41–1.63), written 1.52× (1.41–1.63)"""
+    return re.sub(r"^([0-9.]+)", r"\1×", ratio)
 
 
 def block_portable(reps):
-    """doc/portable.md's cost table: ns per id of each generator per major,
-    the SQL edition's with its ratio to the C generator of the same name"""
-    keys, data = [], {}
-    majors = [m for m in MAJORS if m in reps]
-    for m in majors:
-        rows = reps[m].get("portable")
-        if rows is None:
-            raise KeyError("no release-build portable.md for %s" % m)
-        for k, (ns, times_c) in rows.items():
-            if not k.startswith("SQL "):
-                continue
-            if k not in keys:
-                keys.append(k)
-            data[(m, k)] = "%s" % grouped(ns) if times_c in ("—", "n/a") else "%s (%s×)" % (grouped(ns), times_c)
-    out = ["| the SQL edition's generator: ns per id, median (× the C generator of the same name, in the same rounds), on PostgreSQL | " + " | ".join(majors) + " |",
-           "|---|" + "---:|" * len(majors)]
-    for k in keys:
-        out.append("| %s | %s |" % (k, " | ".join(data.get((m, k), "–") for m in majors)))
+    """doc/portable.md's cost table: each generator's cost per id as a ratio
+    to the PL/pgSQL uuid_generate_v7() of the same rounds, with its spread,
+    and its CPU time per id"""
+    return portable_pivot(
+        reps, "cost",
+        "per id: × the PL/pgSQL `uuid_generate_v7()` of the same rounds, median (spread); CPU ns per id; × the C generator of the same name, on PostgreSQL",
+        lambda label: label.startswith(("SQL ",) + PORTABLE_PEERS),
+        lambda head, r: "%s; %s ns%s" % (times(r[col(head, "× PL/pgSQL")]), grouped(r[col(head, "CPU ns")]),
+                                         "" if r[col(head, "× the C")] in ("—", "n/a") else "; %s× C" % r[col(head, "× the C")]))
+
+
+def block_portable_bulk(reps):
+    """doc/portable.md's bulk insert table: rows per second as a ratio to
+    the table keyed by the PL/pgSQL uuid_generate_v7(), with its spread"""
+    return portable_pivot(
+        reps, "bulk", "bulk insert: rows per second × those of `uuid_generate_v7()`, median (spread), on PostgreSQL",
+        lambda label: True, lambda head, r: times(r[col(head, "rate × PL/pgSQL")]))
+
+
+def block_portable_runs(reps):
+    """the conditions of the SQL edition's reports: server, machine, load"""
+    out = ["| report | server | machine | load average (1 min): before, after part 1, after part 2 |", "|---|---|---|---|"]
+    for m in MAJORS:
+        rep = reps.get(m, {}).get("portable")
+        if rep is None:
+            raise KeyError("no full-scale release-build portable.md for %s" % m)
+        h = rep["header"]
+        server = re.match(r"(PostgreSQL [^ ,]+)", h.get("Server", "?"))
+        load = re.findall(r"([0-9.]+) (?:before|after)", h.get("Load average", ""))
+        out.append("| [pg%s/portable.md](../test/bench/results/pg%s/portable.md) | %s, release build | %s | %s |"
+                   % (m, m, server.group(1) if server else "?", h.get("Machine", "?"), ", ".join(load) or "?"))
     return "\n".join(out)
 
 

@@ -1,8 +1,8 @@
 # idgen_portable against the C types on one server (SPEC.md, "SQL
 # edition"), installed as an extension beside idgen (and refused into a
 # schema of another role); every function from the catalog (search_path
-# pinned, no SECURITY DEFINER, volatility, parallel safety, a comment, the
-# C extension's names); the formats' vectors both ways, 100,000 ids of each type made
+# pinned, a SQL-standard body or a generator's worker, no SECURITY DEFINER,
+# volatility, parallel safety, a comment, the C extension's names); the formats' vectors both ways, 100,000 ids of each type made
 # by each edition read by the other, malformed input rejected alike (the
 # same SQLSTATE, message and detail, over inputs generated from valid ones),
 # the bounds of both editions equal over a spread of times, flaxid's text
@@ -44,19 +44,43 @@ my $nfn = $q->("SELECT count(*) $fn");
 cmp_ok($nfn, '>', 50, "$nfn functions");
 is( $q->(
 		qq{SELECT string_agg(p.oid::regprocedure::text, ', ') $fn
-		AND ((p.proconfig IS DISTINCT FROM ARRAY['search_path=pg_catalog, idgen_portable, pg_temp'] AND p.prosqlbody IS NULL)
+		AND ((p.proconfig IS DISTINCT FROM ARRAY['search_path=pg_catalog, idgen_portable, pg_temp'] AND p.prosqlbody IS NULL
+			  AND NOT (p.proconfig IS NULL AND p.prolang = (SELECT oid FROM pg_language WHERE lanname = 'plpgsql')))
 			 OR p.prosecdef
 			 OR p.prolang <> ALL (SELECT oid FROM pg_language WHERE lanname IN ('sql', 'plpgsql'))
 			 OR d.description IS NULL)}),
-	'', 'each in SQL or PL/pgSQL, search_path pinned (pg_catalog first) or a SQL-standard body (bound at creation), no SECURITY DEFINER, a comment');
-is($q->(qq{SELECT string_agg(p.oid::regprocedure::text, ', ') $fn AND p.prosqlbody IS NOT NULL}),
-	'idgen_portable._aes(bytea,bytea,boolean)', 'the one SQL-standard body: _aes, which binds pgcrypto');
+	'', 'each in SQL or PL/pgSQL, search_path pinned (pg_catalog first), a SQL-standard body (bound at creation) or PL/pgSQL without a SET clause, no SECURITY DEFINER, a comment');
+# a function that pins nothing finds what it names without a schema in its
+# caller's search_path: only the generators' workers, which name every
+# object with its schema (portable-qualified; 005_trap.pl runs them with the
+# trap first in the caller's path)
+is( $q->(
+		qq{SELECT string_agg(p.proname, ' ' ORDER BY p.proname COLLATE "C") $fn
+		AND p.proconfig IS NULL AND p.prosqlbody IS NULL}),
+	'_distid128_next _distid_dense_next _distid_next _flaxid_next _iuid_at_next _iuid_next',
+	'PL/pgSQL without a SET clause: the generators\' workers only');
+is( $q->(
+		qq{SELECT string_agg(p.oid::regprocedure::text, ' ' ORDER BY p.oid::regprocedure::text COLLATE "C") $fn AND p.prosqlbody IS NOT NULL}),
+	'idgen_portable._aes(bytea,bytea,boolean) idgen_portable._flaxid_pairs() idgen_portable._ms_time(bigint) idgen_portable.distid(numeric) '
+	  . 'idgen_portable.distid128_from_timestamp(timestamp with time zone) idgen_portable.distid128_generate() '
+	  . 'idgen_portable.distid128_max_for_timestamp(timestamp with time zone) idgen_portable.distid128_timestamp(uuid) '
+	  . 'idgen_portable.distid_from_timestamp(timestamp with time zone) idgen_portable.distid_generate() '
+	  . 'idgen_portable.distid_generate_dense() idgen_portable.distid_max_for_timestamp(timestamp with time zone) '
+	  . 'idgen_portable.distid_timestamp(numeric) idgen_portable.flaxid(text) '
+	  . 'idgen_portable.flaxid_from_timestamp(timestamp with time zone) idgen_portable.flaxid_generate() '
+	  . 'idgen_portable.flaxid_max_for_timestamp(timestamp with time zone) idgen_portable.flaxid_timestamp(text) '
+	  . 'idgen_portable.iuid(uuid) idgen_portable.iuid_country(uuid) idgen_portable.iuid_entity(uuid) '
+	  . 'idgen_portable.iuid_format_version(uuid) idgen_portable.iuid_from_timestamp(timestamp with time zone) '
+	  . 'idgen_portable.iuid_generate(integer,integer) idgen_portable.iuid_generate(integer,integer,timestamp with time zone) '
+	  . 'idgen_portable.iuid_max_for_timestamp(timestamp with time zone) idgen_portable.iuid_timestamp(uuid)',
+	'SQL-standard bodies: _aes (which binds pgcrypto), and the generators, extractors, bounds and checks that are inlined (009_inline.pl)');
 is( $q->(
 		qq{SELECT string_agg(p.proname || ':' || p.provolatile::text || p.proparallel::text, ' ' ORDER BY p.proname COLLATE "C") $fn
 		AND (p.provolatile <> 'i' OR p.proparallel <> 's')}),
-	'_clock_out_of_span:vs _pgcrypto_trusted:ss distid128_generate:vu distid_generate:vu distid_generate_dense:vu '
+	'_distid128_next:vu _distid_dense_next:vu _distid_next:vu _flaxid_next:vu _iuid_at_next:vu _iuid_next:vu '
+	  . '_pgcrypto_trusted:ss distid128_generate:vu distid_generate:vu distid_generate_dense:vu '
 	  . 'flaxid_generate:vu iuid_generate:vu iuid_generate:vu',
-	'the generators are VOLATILE PARALLEL UNSAFE, the error of a clock out of span VOLATILE, the check of pgcrypto (it reads the catalog) STABLE, the rest IMMUTABLE PARALLEL SAFE');
+	'the generators and their workers are VOLATILE PARALLEL UNSAFE, the check of pgcrypto (it reads the catalog) STABLE, the rest IMMUTABLE PARALLEL SAFE');
 is( $q->(
 		qq{SELECT string_agg(DISTINCT p.proname::text COLLATE "C", ' ' ORDER BY p.proname::text COLLATE "C") $fn AND p.proname !~ '^_'
 		AND p.proname NOT IN (SELECT proname FROM pg_proc WHERE pronamespace = 'public'::regnamespace)}),

@@ -1,5 +1,5 @@
 # The per-session rules of the SQL edition, whose state lives in custom
-# settings of the session (idgen_portable.<generator>), and its order
+# settings of the session (idgp.<generator>), and its order
 # across sessions:
 #  - concurrent sessions (pgbench clients, released together from a
 #    barrier), each making ids with every generator of both editions and
@@ -9,8 +9,9 @@
 #  - two sessions taking turns make ids in the order made;
 #  - a rolled-back transaction or savepoint undoes the state: the next id is
 #    above every id of work that was kept;
-#  - a state the session did not write (another process's, a role's or a
-#    database's default, one out of range, garbage) is ignored;
+#  - a state the session did not write (a role's or a database's default)
+#    is ignored, and so is garbage; one of another country and entity does
+#    not change the id's fields;
 #  - a full random field borrows the next millisecond, live and backfill.
 
 use strict;
@@ -137,31 +138,56 @@ is( $q->(
 #
 # ahead(): 0.9 s ahead of the clock, within the 1 s a clock may go back; a
 # state there, if followed, would give ids of that millisecond (or the next:
-# the field is one below full, 2^54 - 2)
+# the field is one below full, 2^54 - 2).  iuid_state(ms, rand) is the
+# state idgp.iuid of the last id: that iuid (country 1, entity 1) in
+# hexadecimal (doc/portable.md)
 $q->(
 	q{CREATE FUNCTION ahead() RETURNS bigint LANGUAGE sql AS
 		$$SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint + 900$$;
+	CREATE FUNCTION iuid_state(ms bigint, rand bigint) RETURNS text LANGUAGE sql AS
+		$$SELECT lpad(to_hex((ms << 16) | 32769), 16, '0') || to_hex(-9223372036854775808 | (1::bigint << 54) | rand)$$;
 	CREATE TABLE state (a bigint)});
 my $ms_of = q{(extract(epoch FROM public.iuid_timestamp(idgen_portable.iuid_generate(1, 1)::public.iuid)) * 1000)::bigint};
-is( $q->(
-		qq{INSERT INTO state SELECT ahead();
-		SELECT set_config('idgen_portable.iuid', '1,' || a || ',18014398509481982', false) IS NOT NULL FROM state;
-		SELECT $ms_of < a FROM state;}),
-	"t\nt", "another process's state (PID 1) is ignored: the id is from the clock");
 $q->(
 	q{TRUNCATE state; INSERT INTO state SELECT ahead();
-	DO $$BEGIN EXECUTE format('ALTER ROLE CURRENT_USER SET idgen_portable.iuid = %L',
-		'1,' || (SELECT a FROM state) || ',18014398509481982'); END$$});
-is($q->(qq{SELECT current_setting('idgen_portable.iuid') = '1,' || a || ',18014398509481982', $ms_of < a FROM state}),
-	"t|t", 'so is a role\'s default');
-$q->(q{ALTER ROLE CURRENT_USER RESET idgen_portable.iuid});
+	DO $$BEGIN EXECUTE format('ALTER ROLE CURRENT_USER SET idgp.iuid = %L',
+		iuid_state((SELECT a FROM state), 18014398509481982)); END$$});
+is($q->(qq{SELECT current_setting('idgp.iuid') = iuid_state(a, 18014398509481982), $ms_of < a FROM state}),
+	"t|t", 'a role\'s default state is ignored: the id is from the clock');
+$q->(q{ALTER ROLE CURRENT_USER RESET idgp.iuid});
 is( $q->(
-		q{SELECT set_config('idgen_portable.iuid', pg_backend_pid() || ',' || a || ',' || (2::numeric ^ 62)::bigint, false) IS NOT NULL FROM state;
+		q{SELECT set_config('idgp.iuid', lpad(to_hex((a << 16) | 33023), 16, '0') || 'bfffffffffffffff', false) IS NOT NULL FROM state;
 		SELECT public.iuid_country(x) || ' ' || public.iuid_entity(x) || ' ' || public.iuid_format_version(x)
 		FROM (SELECT idgen_portable.iuid_generate(200, 100)::public.iuid AS x) y;
-		SELECT set_config('idgen_portable.iuid', 'garbage', false) IS NOT NULL;
+		SELECT set_config('idgp.iuid', 'garbage', false) IS NOT NULL;
 		SELECT idgen_portable.iuid_generate(7, 8) IS NOT NULL;}),
-	"t\n200 100 0\nt\nt", 'a random field out of range, or garbage, is ignored: the id\'s fields stay intact');
+	"t\n200 100 0\nt\nt", 'a state of another country and entity, or garbage: the id\'s fields stay intact');
+# a last id of another stream in the same millisecond, its field full: as
+# text the next id of a higher country would be above it, but its random
+# field is not; the next id borrows the next millisecond (50 tries, each
+# with the state made in the clock's millisecond: the last id and its
+# stream, idgp.iuid_s, entity << 9 | country, which the worker writes)
+is( $q->(
+		q{CREATE FUNCTION cross_stream() RETURNS int LANGUAGE plpgsql AS $$
+		DECLARE
+			ms bigint;
+			id uuid;
+			bad int := 0;
+		BEGIN
+			FOR i IN 1 .. 50 LOOP
+				ms := floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint;
+				PERFORM set_config('idgp.iuid', lpad(to_hex((ms << 16) | 32768), 16, '0')
+					|| to_hex(-9223372036854775808 | 18014398509481983), false);
+				PERFORM set_config('idgp.iuid_s', '0', false);
+				id := idgen_portable.iuid_generate(1, 0);
+				IF ('x' || substr(replace(id::text, '-', ''), 1, 12))::bit(48)::bigint <= ms THEN
+					bad := bad + 1;
+				END IF;
+			END LOOP;
+			RETURN bad;
+		END$$;
+		SELECT cross_stream();}),
+	'0', 'after a full field of another stream in the same millisecond, the next id borrows the next millisecond');
 
 #
 # A full random field borrows the next millisecond (SPEC.md), as the C
@@ -169,12 +195,13 @@ is( $q->(
 #
 is( $q->(
 		qq{TRUNCATE state; INSERT INTO state SELECT ahead();
-		SELECT set_config('idgen_portable.iuid', pg_backend_pid() || ',' || a || ',18014398509481982', false) IS NOT NULL FROM state;
+		SELECT set_config('idgp.iuid', iuid_state(a, 18014398509481982), false) IS NOT NULL FROM state;
 		SELECT $ms_of - a FROM state;}),
 	"t\n1", 'live: after the last id of a millisecond (a clock less than 1 s behind) comes the next millisecond\'s');
 my $at = $q->(q{SELECT (extract(epoch FROM timestamptz '2024-02-29 12:34:56.789Z') * 1000)::bigint});
 is( $q->(
-		qq{SELECT set_config('idgen_portable.iuid_at', pg_backend_pid() || ',$at,$at,18014398509481982', false) IS NOT NULL;
+		qq{SELECT set_config('idgp.iuid_at', '$at', false) IS NOT NULL AND set_config('idgp.iuid_at_b', '$at', false) IS NOT NULL
+			AND set_config('idgp.iuid_at_r', '118014398509481982', false) IS NOT NULL;
 		CREATE TEMP TABLE w AS SELECT g, idgen_portable.iuid_generate(1, 1, '2024-02-29 12:34:56.789Z') AS x
 			FROM generate_series(1, 3) g;
 		INSERT INTO w VALUES (4, idgen_portable.iuid_generate(1, 1, '2024-02-29 12:34:56.790Z')),

@@ -9,18 +9,23 @@
 # sequence regress_trap.calls) or refuses every call.  Each route's script is run with its one search_path line,
 # "SET LOCAL search_path = pg_catalog, <schema>, pg_temp", made
 # "SET LOCAL search_path = trap, pg_catalog, <schema>, pg_temp": the install
-# runs with the trap searched first, and every function pins that path (SET
-# search_path FROM CURRENT), so its body finds the trap first too.  Then
-# every line of calls.sql is run against that install and against a plain
-# install of the same database: the outcomes (value, or SQLSTATE, message
-# and detail) must be the same, and nothing may report the trap.
+# runs with the trap searched first; a function either pins that path (SET
+# search_path FROM CURRENT), so its body finds the trap first too, or has a
+# SQL-standard body, bound at install with that path, or is a generator's
+# worker, PL/pgSQL that pins nothing and finds names in its caller's path.
+# Then every line of calls.sql is run against that install and against a
+# plain install of the same database, with the trap first in the session's
+# path while the call runs (the workers plan their statements with it): the
+# outcomes (value, or SQLSTATE, message and detail) must be the same, and
+# nothing may report the trap.
 #  - the psql script, as a superuser, with the session's path trap first too;
 #  - pg_tle (where it is built): install_pg_tle.sql and CREATE EXTENSION;
 #  - the extension from its control file: IDGEN_PORTABLE_TRAP_INSTALL names
 #    a tree whose idgen_portable script is the trapped one (run.sh makes it).
 # The trap is checked complete: every pg_catalog name the scripts write has
-# a twin.  And the check is seen to fail: three installs with one
-# qualification taken out each (at install, in a body, in a cast) are red.
+# a twin.  And the check is seen to fail: installs with one qualification
+# taken out each (at install, in a body, in a cast, in the pgcrypto binding,
+# in a worker) are red.
 
 use strict;
 use warnings;
@@ -85,15 +90,23 @@ sub prepare
 	return;
 }
 
-# the calls whose outcome in schema $s differs from ref's: '' when none
+# the calls whose outcome in schema $s differs from ref's: '' when none.
+# Each call is parsed with the session's plain path and runs with the trap
+# first in it (set_config() around it, in the order an array's elements
+# are evaluated; an error undoes it with the call's subtransaction), so that
+# the generators' workers, which pin no path, plan their statements with
+# the trap first.
 sub differences
 {
 	my ($node, $db, $s) = @_;
+	my $run = q{'SELECT (ARRAY[pg_catalog.set_config(''search_path'', ''trap, pg_catalog, public'', true), ('
+	  || replace(q, '@s@', <schema>) || ')::pg_catalog.text, pg_catalog.set_config(''search_path'', ''"$user", public'', true)])[2]'};
+	(my $run_s = $run) =~ s/<schema>/'$s'/;
+	(my $run_ref = $run) =~ s/<schema>/'ref'/;
 	my ($ret, $out, $err) = $node->psql(
 		$db, qq{
 		SELECT string_agg(i || ': ' || a || ' <> ' || b, E'\\n' ORDER BY i)
-		FROM (SELECT i, xc.try('SELECT (' || replace(q, '\@s\@', '$s') || ')::text') AS a,
-				xc.try('SELECT (' || replace(q, '\@s\@', 'ref') || ')::text') AS b
+		FROM (SELECT i, xc.try($run_s) AS a, xc.try($run_ref) AS b
 			  FROM (VALUES $values) v(i, q)) x
 		WHERE a IS DISTINCT FROM b});
 	return "psql failed: $err" if $ret != 0;
@@ -107,8 +120,13 @@ sub check_calls
 		  . ") as in a plain install, with the trap first in each function's path");
 	is( $node->safe_psql(
 			$db, qq{SELECT count(*) FROM pg_proc WHERE pronamespace = '$s'::regnamespace
-			AND prosqlbody IS NULL AND NOT proconfig \@> ARRAY['search_path=trap, pg_catalog, $s, pg_temp']}),
-		'0', "$route: and every function pinned that path");
+			AND prosqlbody IS NULL AND proconfig IS NOT NULL AND NOT proconfig \@> ARRAY['search_path=trap, pg_catalog, $s, pg_temp']}),
+		'0', "$route: and every function that pins a path pinned that one");
+	is( $node->safe_psql(
+			$db, qq{SELECT string_agg(proname, ' ' ORDER BY proname COLLATE "C") FROM pg_proc
+			WHERE pronamespace = '$s'::regnamespace AND prosqlbody IS NULL AND proconfig IS NULL}),
+		'_distid128_next _distid_dense_next _distid_next _flaxid_next _iuid_at_next _iuid_next',
+		"$route: the others are the generators' workers (run with the trap first in the caller's path) or SQL-standard bodies");
 	is($node->safe_psql($db, 'SELECT is_called FROM regress_trap.calls'), 'f', "$route: no twin was used");
 	return;
 }
@@ -147,7 +165,12 @@ my @breaks = (
 	[ 'in a body (format() of _uuid_syntax_detail)', q{RETURN pg_catalog.format('Expected 32 hexadecimal digits},
 		q{RETURN format('Expected 32 hexadecimal digits} ],
 	[ 'in a cast (::text in iuid(uuid))', 't pg_catalog.text := id::pg_catalog.text;', 't pg_catalog.text := id::text;' ],
-	[ 'the pgcrypto binding (length() in _aes)', 'WHEN NOT (pg_catalog.length(key)', 'WHEN NOT (length(key)' ]);
+	[ 'the pgcrypto binding (length() in _aes)', 'WHEN NOT (pg_catalog.length(key)', 'WHEN NOT (length(key)' ],
+	[ 'in a generator\'s worker, which pins no path (uuid_hash_extended() in _distid128_next)',
+		q{fresh_hi := (frac OPERATOR(pg_catalog.<<) 3) OPERATOR(pg_catalog.|) (pg_catalog.uuid_hash_extended(u, 1)},
+		q{fresh_hi := (frac OPERATOR(pg_catalog.<<) 3) OPERATOR(pg_catalog.|) (uuid_hash_extended(u, 1)} ],
+	[ 'in an inlined extractor (get_byte() in iuid_country)', 'THEN pg_catalog.get_byte(pg_catalog.uuid_send($1), 7)',
+		'THEN get_byte(pg_catalog.uuid_send($1), 7)' ]);
 for my $i (0 .. $#breaks)
 {
 	my ($what, $from, $to) = @{ $breaks[$i] };
@@ -171,7 +194,7 @@ for my $i (0 .. $#breaks)
 #
 SKIP:
 {
-	skip 'pg_tle: ' . ($ENV{IDGEN_PORTABLE_TLE_SKIP} // 'not available on this server'), 9
+	skip 'pg_tle: ' . ($ENV{IDGEN_PORTABLE_TLE_SKIP} // 'not available on this server'), 10
 	  unless $ENV{IDGEN_PORTABLE_TLE_INSTALL};
 	prepare($node, 'tle', 'CREATE EXTENSION pg_tle');
 	# the session's path as it is: pg_tle's own SQL (available_extensions())
@@ -191,7 +214,7 @@ $node->stop;
 #
 SKIP:
 {
-	skip 'no install tree with the trapped extension script (IDGEN_PORTABLE_TRAP_INSTALL)', 8
+	skip 'no install tree with the trapped extension script (IDGEN_PORTABLE_TRAP_INSTALL)', 9
 	  unless $ENV{IDGEN_PORTABLE_TRAP_INSTALL};
 	my $file = PostgreSQL::Test::Cluster->new('trapfile', install_path => $ENV{IDGEN_PORTABLE_TRAP_INSTALL});
 	$file->init;

@@ -1,10 +1,12 @@
 # iuid_generate(country, entity, at) of the SQL edition keeps its state in
-# the session setting idgen_portable.iuid_at ("PID,began,ms,rand").  On a
+# the session settings idgp.iuid_at (the walk's millisecond), idgp.iuid_at_b
+# (where it began) and idgp.iuid_at_r (its last random field plus 10^17).  On a
 # pool that hands one session to several roles, doc/security.md says the
 # previous role can make the next one's ids "in a millisecond it chose, up
 # to one second ahead".  For the at variant no bound applies: any state
-# whose [began, ms] holds at is continued, so a role that writes
-# "PID,0,281474976710655,0" makes the next role's
+# whose [began, ms] holds at is continued, so a role that writes began 0,
+# millisecond 281474976710655 (on main's scripts of 7d6761c, the state
+# "PID,0,281474976710655,0" of idgen_portable.iuid_at) makes the next role's
 # iuid_generate(1, 2, '2026-01-01 00:00:00+00') return an id of
 # 10889-08-02 05:31:50.655 UTC (ffffffff-ffff-8001-...), 8863 years after
 # the "at" asked for.  Found by branch atk4 at 7d6761c.  Now a state more
@@ -29,7 +31,8 @@ is($at_ms, 1767225600000, 'the millisecond of at');
 my $out = $node->safe_psql('postgres', q{
 SELECT idgen_portable.iuid_generate(1, 2, '2026-01-01 00:00:00+00');
 SET ROLE alice;
-SELECT set_config('idgen_portable.iuid_at', pg_backend_pid() || ',0,281474976710655,0', false);
+SELECT set_config('idgp.iuid_at_b', '0', false), set_config('idgp.iuid_at', '281474976710655', false),
+	set_config('idgp.iuid_at_r', '100000000000000000', false);
 RESET ROLE;
 SELECT idgen_portable.iuid_generate(1, 2, '2026-01-01 00:00:00+00');
 });

@@ -3,13 +3,15 @@
 # run_portable (per major): idgen_portable, the SQL edition (portable/,
 # doc/portable.md).  portable-scripts: the committed scripts are those its
 # source generates; portable-qualified: no core name in the source without
-# its schema (portable/qualify.py).  portable: the TAP tests of this directory, against the
-# run's install tree (idgen_install puts idgen_portable in it): the three
-# ways to install it, pg_tle where it builds (tools/pgtlebuild.sh), the
-# cross-checks with the C types, the per-session rules, the road from one
-# to the other, the trap check (005_trap.pl, in a copy of the install tree
-# whose extension script searches the trap schema first).  IDGEN_PORTABLE_TAP
-# picks test files (t/NAME.pl ...).
+# its schema (portable/qualify.py); portable-folding: no part that checks or
+# writes state where the planner may drop it (test/portable/folding.py).
+# portable: the TAP tests of this directory, against the run's install tree
+# (idgen_install puts idgen_portable in it): the three ways to install it,
+# pg_tle where it builds (tools/pgtlebuild.sh), the cross-checks with the C
+# types, the per-session rules, the road from one to the other, the trap
+# check (005_trap.pl, in a copy of the install tree whose extension script
+# searches the trap schema first).  IDGEN_PORTABLE_TAP picks test files
+# (t/NAME.pl ...).
 
 run_portable() {
 	local tle= trap= f why= sharedir= log=$IDGEN_WORK/portable-scripts.log
@@ -29,6 +31,15 @@ run_portable() {
 		echo "portable: names in idgen_portable.sql.in without their schema (qualify.py would write the + lines):"
 		cat "$log"
 		record portable-qualified 0 1
+	fi
+	# portable-folding: no expression of the script has a part that calls a
+	# function or casts where a planner may drop it unevaluated (19 folds
+	# "(x IS NULL) IS NOT NULL" to true: test/portable/folding.py)
+	if /usr/bin/python3 "$IDGEN_BUILD/test/portable/folding.py" "$IDGEN_BUILD/portable/idgen_portable--1.1.sql" >"$log" 2>&1; then
+		record portable-folding 1 0
+	else
+		cat "$log"
+		record portable-folding 0 1
 	fi
 	# pg_tle refuses an extension name the server has a control file for:
 	# its test runs in a copy of the install tree (hard links) without
