@@ -490,8 +490,15 @@ st OPERATOR(pg_catalog.<>) pg_catalog.set_config('idgp.iuid', NULL, false)
 		ms := now_ms;
 		rand := (frac OPERATOR(pg_catalog.<<) 45) OPERATOR(pg_catalog.|) (pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 45) OPERATOR(pg_catalog.-) 1));
 	ELSIF rand OPERATOR(pg_catalog.>) (18014398509481983 OPERATOR(pg_catalog.-) 1 OPERATOR(pg_catalog.-) (pg_catalog.uuid_hash_extended(u, 1) OPERATOR(pg_catalog.&) 4294967295)) THEN
-		ms := ms OPERATOR(pg_catalog.+) 1;		-- borrow the next millisecond
-		rand := pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 45) OPERATOR(pg_catalog.-) 1);
+		IF ms OPERATOR(pg_catalog.-) now_ms OPERATOR(pg_catalog.>=) 1000 THEN
+			-- a borrow would leave the second this worker follows (no
+			-- session gets there by itself: another role wrote the state)
+			ms := now_ms;
+			rand := (frac OPERATOR(pg_catalog.<<) 45) OPERATOR(pg_catalog.|) (pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 45) OPERATOR(pg_catalog.-) 1));
+		ELSE
+			ms := ms OPERATOR(pg_catalog.+) 1;		-- borrow the next millisecond
+			rand := pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 45) OPERATOR(pg_catalog.-) 1);
+		END IF;
 	ELSE
 		rand := rand OPERATOR(pg_catalog.+) (pg_catalog.uuid_hash_extended(u, 1) OPERATOR(pg_catalog.&) 4294967295) OPERATOR(pg_catalog.+) 1;
 	END IF;
@@ -618,7 +625,13 @@ st_r OPERATOR(pg_catalog.<>) pg_catalog.set_config('idgp.iuid_at_r', NULL, false
 		ms := at_ms;
 		rand := pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) 9007199254740991;
 	ELSIF rand OPERATOR(pg_catalog.>) (18014398509481982 OPERATOR(pg_catalog.-) (pg_catalog.uuid_hash_extended(u, 1) OPERATOR(pg_catalog.&) 4294967295)) THEN
-		ms := ms OPERATOR(pg_catalog.+) 1;		-- borrow the next millisecond
+		IF ms OPERATOR(pg_catalog.-) at_ms OPERATOR(pg_catalog.>=) 1000 THEN
+			-- a borrow would leave the second the walk may run past at
+			began := at_ms;
+			ms := at_ms;
+		ELSE
+			ms := ms OPERATOR(pg_catalog.+) 1;		-- borrow the next millisecond
+		END IF;
 		rand := pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) 9007199254740991;
 	ELSE
 		rand := rand OPERATOR(pg_catalog.+) (pg_catalog.uuid_hash_extended(u, 1) OPERATOR(pg_catalog.&) 4294967295) OPERATOR(pg_catalog.+) 1;
@@ -949,8 +962,15 @@ st OPERATOR(pg_catalog.<>) pg_catalog.set_config('idgp.dense', NULL, false)
 		ms := now_ms;
 		rand := (frac OPERATOR(pg_catalog.<<) 39) OPERATOR(pg_catalog.|) (pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 39) OPERATOR(pg_catalog.-) 1));
 	ELSIF rand OPERATOR(pg_catalog.>) (281474976710655 OPERATOR(pg_catalog.-) 1 OPERATOR(pg_catalog.-) (pg_catalog.uuid_hash_extended(u, 1) OPERATOR(pg_catalog.&) 4294967295)) THEN
-		ms := ms OPERATOR(pg_catalog.+) 1;		-- borrow the next millisecond
-		rand := pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 39) OPERATOR(pg_catalog.-) 1);
+		IF ms OPERATOR(pg_catalog.-) now_ms OPERATOR(pg_catalog.>=) 1000 THEN
+			-- a borrow would leave the second this worker follows (no
+			-- session gets there by itself: another role wrote the state)
+			ms := now_ms;
+			rand := (frac OPERATOR(pg_catalog.<<) 39) OPERATOR(pg_catalog.|) (pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 39) OPERATOR(pg_catalog.-) 1));
+		ELSE
+			ms := ms OPERATOR(pg_catalog.+) 1;		-- borrow the next millisecond
+			rand := pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 39) OPERATOR(pg_catalog.-) 1);
+		END IF;
 	ELSE
 		rand := rand OPERATOR(pg_catalog.+) (pg_catalog.uuid_hash_extended(u, 1) OPERATOR(pg_catalog.&) 4294967295) OPERATOR(pg_catalog.+) 1;
 	END IF;
@@ -1403,8 +1423,15 @@ st OPERATOR(pg_catalog.<>) pg_catalog.set_config('idgp.flaxid', NULL, false)
 		ms := now_ms;
 		rand := (frac OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.|) (pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.-) 1));
 	ELSIF rand OPERATOR(pg_catalog.>) (72057594037927935 OPERATOR(pg_catalog.-) 1 OPERATOR(pg_catalog.-) (pg_catalog.uuid_hash_extended(u, 1) OPERATOR(pg_catalog.&) 4294967295)) THEN
-		ms := ms OPERATOR(pg_catalog.+) 1;		-- borrow the next millisecond
-		rand := pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.-) 1);
+		IF ms OPERATOR(pg_catalog.-) now_ms OPERATOR(pg_catalog.>=) 1000 THEN
+			-- a borrow would leave the second this worker follows (no
+			-- session gets there by itself: another role wrote the state)
+			ms := now_ms;
+			rand := (frac OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.|) (pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.-) 1));
+		ELSE
+			ms := ms OPERATOR(pg_catalog.+) 1;		-- borrow the next millisecond
+			rand := pg_catalog.uuid_hash_extended(u, 0) OPERATOR(pg_catalog.&) ((1::bigint OPERATOR(pg_catalog.<<) 47) OPERATOR(pg_catalog.-) 1);
+		END IF;
 	ELSE
 		rand := rand OPERATOR(pg_catalog.+) (pg_catalog.uuid_hash_extended(u, 1) OPERATOR(pg_catalog.&) 4294967295) OPERATOR(pg_catalog.+) 1;
 	END IF;

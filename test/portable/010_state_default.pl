@@ -36,7 +36,10 @@
 use strict;
 use warnings;
 
+use FindBin;
+use lib $FindBin::RealBin;
 use Math::BigInt;
+use PortableTest;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -108,15 +111,7 @@ my $AT_MS = 1704067200000;    # backfill's millisecond: 2024-01-01 00:00:00 UTC
 my $FLAX = '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz';
 my %type = (
 	# iuid of country 1 and entity 2: ms | 8 | format 0 | country, 10 | entity | random
-	iuid => sub {
-		(my $h = shift) =~ tr/-//d;
-		return undef unless $h =~ /^[0-9a-f]{32}$/;
-		my ($b8, $b9) = (hex(substr($h, 16, 2)), hex(substr($h, 18, 2)));
-		return undef
-		  unless substr($h, 12, 2) eq '80' && hex(substr($h, 14, 2)) == 1
-		  && $b8 >> 6 == 2 && ((($b8 & 63) << 2) | ($b9 >> 6)) == 2;
-		return hex(substr($h, 0, 12));
-	},
+	iuid => sub { return iuid_ms(shift, 1, 2); },
 	# a whole number below 10^28 of a 45-bit millisecond since 1900 (stamped
 	# a second early: the Unix millisecond of the call is returned) and a
 	# 48-bit random field that is not 0 (distid_generate()) or any
