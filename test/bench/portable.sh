@@ -12,16 +12,19 @@
 # 1. Cost per id: SELECT count(f()) FROM generate_series(1, N) for every
 #    generator in turn, in rounds: a round is a fresh session (a fresh
 #    generator: distid_generate() stays within its burst) that runs each
-#    generator once, the order rotating from round to round, timed by the
+#    generator once, the order rotating from round to round, and the
+#    PL/pgSQL uuid_generate_v7() before each of them and after the last,
+#    timed by the
 #    server (EXPLAIN (ANALYZE, TIMING OFF)'s execution time) and by the
 #    backend's CPU time (/proc/PID/schedstat, which waiting for a CPU on a
 #    busy machine does not inflate), each net of a bare loop of the same
 #    length in the same round; N ten times as large for the C generators
 #    and gen_random_uuid() (several times cheaper).  Runs are short (a
-#    twentieth of a second for the SQL edition) and many, so that a ratio,
-#    taken within each round between runs a moment apart, sees the same
-#    machine: a shared machine's speed drifts over seconds by more than
-#    the generators differ.  Ratios are on the CPU time, reported as the
+#    twentieth of a second for the SQL edition) and many, and a run's
+#    ratio to uuid_generate_v7() is to the mean of the two runs of it just
+#    before and after, so that it compares runs a moment apart, on the same
+#    machine: a shared machine's speed drifts over seconds by more than the
+#    generators differ.  Ratios are on the CPU time, reported as the
 #    median, the interquartile range and the lowest to highest over the
 #    rounds: to the PL/pgSQL uuid_generate_v7() (the question of issue 48:
 #    is the SQL edition as cheap as what people paste), to
@@ -137,7 +140,7 @@ fi
 q <<'SQL'
 CREATE EXTENSION IF NOT EXISTS idgen;
 CREATE EXTENSION IF NOT EXISTS idgen_portable CASCADE;
-CREATE TABLE portable_bench (ord int, key text, rep int, n bigint, ms float8, cpu_ms float8);
+CREATE TABLE portable_bench (ord int, key text, rep int, n bigint, ms float8, cpu_ms float8, pos int);
 CREATE TABLE portable_insert (ord int, key text, rep int, n bigint, ms float8, cpu_ms float8);
 SQL
 q -f "$BENCH_DIR/uuidv7.sql"
@@ -175,6 +178,7 @@ add s_distid128 "SQL \`distid128_generate()\`" "idgen_portable.distid128_generat
 add s_flaxid "SQL \`flaxid_generate()\`" "idgen_portable.flaxid_generate()" c_flaxid "$N_SQL"
 add s_public_id "SQL \`public_id(g::bigint, key)\` (pgcrypto)" "idgen_portable.public_id(g::bigint, '\\x93b7c10c97106a6d3686c07268e58f78fd82a9e0de197beb3d490401006d0057'::bytea)" c_public_id "$N_SQL"
 n=${#KEY[@]}
+for ((V7 = 0; V7 < n; V7++)); do [ "${KEY[$V7]}" = v7plpgsql ] && break; done
 
 sqlq() { sed "s/'/''/g" <<<"$1"; }
 # cpu_ns PID: the process's time on a CPU in ns (/proc/PID/schedstat), else
@@ -229,8 +233,16 @@ round() {
 	printf '%s\n' "SELECT 'pid', pg_backend_pid();" >&"${RUN[1]}"
 	while read -r out pid <&"${RUN[0]}" && [ "$out" != pid ]; do said+="$out $pid"$'\n'; done
 	[ "$out" = pid ] || { say "round $rep: the session ended"; printf '%s' "$said" | tail -n 5 >&2; exit 1; }
+	# the order of the round: the others rotating, the PL/pgSQL
+	# uuid_generate_v7() before each and after the last
+	local seq=() pos
 	for ((k = 0; k < n; k++)); do
 		o=$(((k + rep - 1) % n))
+		[ "${KEY[$o]}" = v7plpgsql ] || seq+=("$V7" "$o")
+	done
+	seq+=("$V7")
+	for ((pos = 0; pos < ${#seq[@]}; pos++)); do
+		o=${seq[$pos]}
 		t0=$(cpu_ns "$pid")
 		printf '%s\n' "EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON, FORMAT JSON) SELECT count(${EXPR[$o]}) FROM generate_series(1, ${SIZE[$o]}) AS g;" \
 			"SELECT 'done';" >&"${RUN[1]}"
@@ -243,7 +255,7 @@ round() {
 		[ -n "$ms" ] || { say "no execution time for ${EXPR[$o]}"; printf '%s' "$said" | tail -n 5 >&2; exit 1; }
 		cpu=NULL
 		[ -n "$t0" ] && [ -n "$t1" ] && cpu=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e6 }')
-		rows+="${rows:+, }($o, '${KEY[$o]}', $rep, ${SIZE[$o]}, $ms, $cpu)"
+		rows+="${rows:+, }($o, '${KEY[$o]}', $rep, ${SIZE[$o]}, $ms, $cpu, $pos)"
 	done
 	# (a session that ended, on an error, took its coprocess's variables along)
 	[ -z "${RUN[1]:-}" ] || eval "exec ${RUN[1]}>&-"
@@ -292,17 +304,17 @@ CPU_MODEL=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 MEM_GIB=$(awk '/^MemTotal:/ { printf "%.0f", $2 / 1048576 }' /proc/meminfo)
 SETTINGS=$(q -c "SELECT string_agg(name || '=' || current_setting(name), ', ' ORDER BY name) FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit', 'shared_buffers', 'wal_level', 'full_page_writes', 'max_wal_size', 'jit')")
 CONFIGURE=$(q -c "SELECT setting FROM pg_config WHERE name = 'CONFIGURE'" 2>/dev/null | sed 's/^ *//')
-# ratios within each round: v (of net(key, rep, v)) over the v of the
-# PL/pgSQL uuid_generate_v7() and of gen_random_uuid() in the same round,
-# their median and spread
+# ratios within each round: v (of pv(key, rep, v, p)) over p, the v of the
+# PL/pgSQL uuid_generate_v7() it is paired with, and over the v of
+# gen_random_uuid() in the same round: their median, quartiles and spread
 ratio_sql() {
 	cat <<SQL
-SELECT x.key, percentile_cont(0.5) WITHIN GROUP (ORDER BY x.v / p.v) AS med_v7, min(x.v / p.v) AS lo_v7, max(x.v / p.v) AS hi_v7,
-	percentile_cont(0.25) WITHIN GROUP (ORDER BY x.v / p.v) AS q1_v7, percentile_cont(0.75) WITHIN GROUP (ORDER BY x.v / p.v) AS q3_v7,
+SELECT x.key, percentile_cont(0.5) WITHIN GROUP (ORDER BY x.v / x.p) AS med_v7, min(x.v / x.p) AS lo_v7, max(x.v / x.p) AS hi_v7,
+	percentile_cont(0.25) WITHIN GROUP (ORDER BY x.v / x.p) AS q1_v7, percentile_cont(0.75) WITHIN GROUP (ORDER BY x.v / x.p) AS q3_v7,
 	percentile_cont(0.5) WITHIN GROUP (ORDER BY x.v / u.v) AS med_u, min(x.v / u.v) AS lo_u, max(x.v / u.v) AS hi_u,
 	percentile_cont(0.25) WITHIN GROUP (ORDER BY x.v / u.v) AS q1_u, percentile_cont(0.75) WITHIN GROUP (ORDER BY x.v / u.v) AS q3_u
-FROM net x JOIN net p ON p.rep = x.rep AND p.key = 'v7plpgsql' JOIN net u ON u.rep = x.rep AND u.key = 'uuid4'
-WHERE p.v > 0 AND u.v > 0
+FROM pv x JOIN pv u ON u.rep = x.rep AND u.key = 'uuid4'
+WHERE x.p > 0 AND u.v > 0
 GROUP BY x.key
 SQL
 }
@@ -328,9 +340,11 @@ RATIO_U="to_char(r.med_u, 'FM9990.00') || ' (' || to_char(r.lo_u, 'FM9990.00') |
 	echo
 	echo "$BENCH_PORTABLE_REPEAT rounds of \`SELECT count(f()) FROM generate_series(1, N)\`, N = $N_SQL for the SQL edition, the"
 	echo "pasted UUIDv7 functions and C \`distid_generate()\` (its burst), $N_FAST for the others; a round is a fresh"
-	echo "session that runs every generator once, the order rotating from round to round; each run net of a bare"
-	echo "loop of the same length in its round. The ratios are taken within each round, on the backend's CPU"
-	echo "time: median (interquartile range), and the lowest to highest of the rounds."
+	echo "session that runs every generator once, the order rotating from round to round, and the PL/pgSQL"
+	echo "\`uuid_generate_v7()\` before each and after the last; each run net of a bare loop of the same length in"
+	echo "its round. The ratios are on the backend's CPU time: a run's to \`uuid_generate_v7()\` is to the mean of"
+	echo "the runs of it just before and after, to \`gen_random_uuid()\` and the C generator to their run in the same"
+	echo "round; median (interquartile range), and the lowest to highest of the rounds."
 	echo
 	echo "| generator | ns per id, median | spread (lowest to highest) | CPU ns per id, median | × PL/pgSQL \`uuid_generate_v7()\`, CPU | × PL/pgSQL \`uuid_generate_v7()\`, lowest to highest | × gen_random_uuid(), CPU | × the C generator |"
 	echo "|---|---:|---:|---:|---:|---:|---:|---:|"
@@ -339,12 +353,15 @@ WITH labels (ord, key, label, peer) AS (VALUES $(for ((k = 2; k < n; k++)); do
 	printf "%s(%d, '%s', '%s', '%s')" "$([ $k -gt 2 ] && echo ,)" "$k" "${KEY[$k]}" "$(sqlq "${LABEL[$k]}")" "${PEER[$k]}"
 done)),
 b AS (
-	SELECT b.key, b.rep, (b.ms - l.ms) * 1e6 / b.n AS ns, (b.cpu_ms - l.cpu_ms) * 1e6 / b.n AS cpu_ns
+	SELECT b.key, b.rep, b.pos, (b.ms - l.ms) * 1e6 / b.n AS ns, (b.cpu_ms - l.cpu_ms) * 1e6 / b.n AS cpu_ns
 	FROM portable_bench b JOIN portable_bench l ON l.key LIKE 'loop%' AND l.rep = b.rep AND l.n = b.n
 	WHERE b.key NOT LIKE 'loop%'),
 m AS (SELECT key, percentile_cont(0.5) WITHIN GROUP (ORDER BY ns) AS med, min(ns) AS lo, max(ns) AS hi,
 		percentile_cont(0.5) WITHIN GROUP (ORDER BY cpu_ns) AS cpu FROM b GROUP BY key),
-net AS (SELECT key, rep, cpu_ns AS v FROM b),
+-- each run paired with the uuid_generate_v7() runs just before and after it
+pv AS (SELECT x.key, x.rep, x.cpu_ns AS v, CASE WHEN x.key = 'v7plpgsql' THEN x.cpu_ns ELSE (a.cpu_ns + c.cpu_ns) / 2 END AS p
+	FROM b x LEFT JOIN b a ON a.rep = x.rep AND a.pos = x.pos - 1 AND a.key = 'v7plpgsql'
+	LEFT JOIN b c ON c.rep = x.rep AND c.pos = x.pos + 1 AND c.key = 'v7plpgsql'),
 r AS ($(ratio_sql)),
 c AS (SELECT s.key, percentile_cont(0.5) WITHIN GROUP (ORDER BY s.cpu_ns / p.cpu_ns) AS to_c
 	FROM b s JOIN labels l ON l.key = s.key JOIN b p ON p.key = l.peer AND p.rep = s.rep WHERE p.cpu_ns > 0 GROUP BY s.key)
@@ -372,6 +389,7 @@ WITH labels (ord, key, label) AS (VALUES $(for ((k = 0; k < ni; k++)); do
 done)),
 net AS (SELECT key, rep, n / (ms / 1000) AS v FROM portable_insert),
 m AS (SELECT key, percentile_cont(0.5) WITHIN GROUP (ORDER BY v) AS med, min(v) AS lo, max(v) AS hi FROM net GROUP BY key),
+pv AS (SELECT x.key, x.rep, x.v, p.v AS p FROM net x JOIN net p ON p.rep = x.rep AND p.key = 'v7plpgsql'),
 r AS ($(ratio_sql))
 SELECT '| ' || l.label || ' | ' || round(m.med::numeric) || ' | ' || round(m.lo::numeric) || '–' || round(m.hi::numeric)
 	|| ' | ' || $RATIO || ' | ' || $RATIO_U || ' |'
