@@ -602,6 +602,10 @@ idgen_deps
 idgen_locale || true	# portable/002 then fails, saying so
 idgen_workdir
 IDGEN_AT_EXIT=summary
+# libfaketime's shared objects: one pair for the whole run (tools/lib.sh),
+# and what /dev/shm had before, which the run must leave as it found it
+FAKETIME_BEFORE=$(ls /dev/shm 2>/dev/null | grep faketime_ | sort || true)
+idgen_faketime_share
 TIMES+=("packages: $(($(date +%s) - T0)) s")
 T0=$(date +%s)
 for v in $IDGEN_PG_VERSIONS; do
@@ -668,5 +672,17 @@ fi
 
 # last: the suites on server builds of their own (test/checked/run.sh)
 run_checked
+
+# nothing of libfaketime's left in /dev/shm: every process that preloaded
+# it shared the run's pair, which goes now
+SUITE_PREFIX= SUITE_NOW=leftovers
+idgen_faketime_unshare
+left=$(comm -13 <(printf '%s\n' "$FAKETIME_BEFORE") <(ls /dev/shm 2>/dev/null | grep faketime_ | sort || true) | grep . || true)
+if [ -z "$left" ]; then
+	record leftovers 1 0
+else
+	record leftovers 0 1
+	FAILURE_NOTES+=("leftovers: libfaketime's objects the run left in /dev/shm: $(echo $left)")
+fi
 
 summary
