@@ -149,6 +149,45 @@ idgen_workdir() {
 	trap 'exit 143' TERM
 }
 
+# idgen_faketime_share: one pair of libfaketime's shared objects
+# (/dev/shm/sem.faketime_sem_N and /dev/shm/faketime_shm_N) for every
+# process of the run that preloads libfaketime, named in FAKETIME_SHARED and
+# held by a process of the server's user until the run ends
+# (idgen_faketime_unshare).  Without it, a process that preloads
+# libfaketime 0.9.10 without FAKETIME_SHARED makes a pair named by its pid,
+# which it removes only when it exits normally: a server stopped in
+# immediate mode, or any process killed, leaves its pair in /dev/shm, and a
+# later process given that pid fails to start ("sem_open failed and
+# recreation attempts failed"; libfaketime's README, "Cleaning up shared
+# memory").  A spec's program failed so five times in a row.
+idgen_faketime_share() {
+	local lib
+	[ -z "${FAKETIME_SHARED:-}" ] || return 0
+	lib=$(ls /usr/lib/*/faketime/libfaketime.so.1 2>/dev/null | head -n 1)
+	[ -n "$lib" ] || return 0
+	# the shell makes the pair as it starts (named by its pid, which it
+	# prints), then becomes the sleep, which keeps it
+	exec {IDGEN_FAKETIME_FD}< <(as_server env LD_PRELOAD="$lib" sh -c 'echo $$; exec sleep 2147483647' 2>&1)
+	read -r IDGEN_FAKETIME_PID <&"$IDGEN_FAKETIME_FD" || true
+	if [[ ${IDGEN_FAKETIME_PID:-} =~ ^[0-9]+$ ]] && [ -e "/dev/shm/faketime_shm_$IDGEN_FAKETIME_PID" ]; then
+		export FAKETIME_SHARED="/faketime_sem_$IDGEN_FAKETIME_PID /faketime_shm_$IDGEN_FAKETIME_PID"
+	else
+		say "libfaketime made no shared objects to share (${IDGEN_FAKETIME_PID:-no pid}): each process makes its own"
+		IDGEN_FAKETIME_PID=
+	fi
+}
+
+# idgen_faketime_unshare: the holder of idgen_faketime_share stopped, its
+# pair removed (killed, it cannot remove them itself)
+idgen_faketime_unshare() {
+	[ -n "${IDGEN_FAKETIME_PID:-}" ] || return 0
+	kill "$IDGEN_FAKETIME_PID" 2>/dev/null || true
+	rm -f "/dev/shm/sem.faketime_sem_$IDGEN_FAKETIME_PID" "/dev/shm/faketime_shm_$IDGEN_FAKETIME_PID"
+	exec {IDGEN_FAKETIME_FD}<&-
+	IDGEN_FAKETIME_PID=
+	unset FAKETIME_SHARED
+}
+
 idgen_cleanup() {
 	local rc=$?
 	exec 1>&"$IDGEN_STDOUT" 2>&"$IDGEN_STDERR"
@@ -173,6 +212,7 @@ idgen_cleanup() {
 		as_server "$PG_BIN/pg_ctl" -D "$PGDATA" -m immediate stop >/dev/null 2>&1 || true
 	# any other server a suite started under the scratch directory
 	idgen_stop_servers "$IDGEN_TOP"
+	idgen_faketime_unshare
 	# the caller's last word (tools/test.sh: the summary line), with the exit status
 	if [ -n "${IDGEN_AT_EXIT:-}" ]; then
 		"$IDGEN_AT_EXIT" "$rc" || rc=${rc/#0/1}

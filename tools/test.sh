@@ -602,6 +602,11 @@ idgen_deps
 idgen_locale || true	# portable/002 then fails, saying so
 idgen_workdir
 IDGEN_AT_EXIT=summary
+# libfaketime's shared objects: one pair for the whole run (tools/lib.sh),
+# and what /dev/shm had before, which the run must leave as it found it
+FAKETIME_BEFORE=$(ls /dev/shm 2>/dev/null | grep faketime_ | sort || true)
+DSM_BEFORE=$(ls /dev/shm 2>/dev/null | grep '^PostgreSQL\.' | sort || true)
+idgen_faketime_share
 TIMES+=("packages: $(($(date +%s) - T0)) s")
 T0=$(date +%s)
 for v in $IDGEN_PG_VERSIONS; do
@@ -668,5 +673,28 @@ fi
 
 # last: the suites on server builds of their own (test/checked/run.sh)
 run_checked
+
+# Nothing left in /dev/shm.  libfaketime's: every process that preloaded it
+# shared the run's pair, which goes now.  PostgreSQL's dynamic shared memory
+# segments (PostgreSQL.N): a server removes its own as it stops, even in
+# immediate mode, but not when it is killed (the crash tests' SIGKILL of a
+# postmaster, Patroni's of a node); those the run made that no process maps
+# any more are removed here, and counted.
+SUITE_PREFIX= SUITE_NOW=leftovers
+idgen_faketime_unshare
+left=$(comm -13 <(printf '%s\n' "$FAKETIME_BEFORE") <(ls /dev/shm 2>/dev/null | grep faketime_ | sort || true) | grep . || true)
+mapped=$(cat /proc/[0-9]*/maps 2>/dev/null | grep -o '/dev/shm/PostgreSQL\.[0-9]*' | sed 's|^/dev/shm/||' | sort -u || true)
+dsm=0
+for f in $(comm -13 <(printf '%s\n' "$DSM_BEFORE") <(ls /dev/shm 2>/dev/null | grep '^PostgreSQL\.' | sort || true)); do
+	grep -qxF "$f" <<<"$mapped" && continue
+	rm -f "/dev/shm/$f" && dsm=$((dsm + 1))
+done
+[ "$dsm" -eq 0 ] || say "leftovers: removed $dsm dynamic shared memory segments of servers killed during the run"
+if [ -z "$left" ]; then
+	record leftovers 1 0
+else
+	record leftovers 0 1
+	FAILURE_NOTES+=("leftovers: libfaketime's objects the run left in /dev/shm: $(echo $left)")
+fi
 
 summary

@@ -9,19 +9,27 @@
 #   bash test/bench/portable.sh                          # full size, about 10 minutes
 #   IDGEN_BENCH_SCALE=tiny bash test/bench/portable.sh   # the harness, in seconds
 #
-# 1. Cost per id: SELECT count(f()) FROM generate_series(1, N), one run a
-#    fresh session (a fresh generator: distid_generate() stays within its
-#    burst), timed by the server (EXPLAIN (ANALYZE, TIMING OFF)'s execution
-#    time) and by the backend's CPU time (/proc/PID/schedstat, which
-#    waiting for a CPU on a busy machine does not inflate), each net of a
-#    bare loop of the same length in the same round; N ten times as large
-#    for the C generators and gen_random_uuid() (several times cheaper).
-#    Rounds are interleaved (the order rotates).  A ratio is taken within
-#    each round, on the CPU time, and reported as its median and spread
-#    (lowest to highest over the rounds): to the PL/pgSQL uuid_generate_v7()
-#    (the question of issue 48: is the SQL edition as cheap as what people
-#    paste), to gen_random_uuid(), and, for the SQL edition, to the C
-#    generator of the same name.
+# 1. Cost per id: SELECT count(f()) FROM generate_series(1, N) for every
+#    generator in turn, in rounds: a round is a fresh session (a fresh
+#    generator: distid_generate() stays within its burst) that runs each
+#    generator once, the order rotating from round to round, and the
+#    PL/pgSQL uuid_generate_v7() before each of them and after the last,
+#    timed by the
+#    server (EXPLAIN (ANALYZE, TIMING OFF)'s execution time) and by the
+#    backend's CPU time (/proc/PID/schedstat, which waiting for a CPU on a
+#    busy machine does not inflate), each net of a bare loop of the same
+#    length in the same round; N ten times as large for the C generators
+#    and gen_random_uuid() (several times cheaper).  Runs are short (a
+#    twentieth of a second for the SQL edition) and many, and a run's
+#    ratio to uuid_generate_v7() is to the mean of the two runs of it just
+#    before and after, so that it compares runs a moment apart, on the same
+#    machine: a shared machine's speed drifts over seconds by more than the
+#    generators differ.  Ratios are on the CPU time, reported as the
+#    median, the interquartile range and the lowest to highest over the
+#    rounds: to the PL/pgSQL uuid_generate_v7() (the question of issue 48:
+#    is the SQL edition as cheap as what people paste), to
+#    gen_random_uuid(), and, for the SQL edition, to the C generator of the
+#    same name.
 # 2. Bulk insert: BENCH_PORTABLE_ROWS rows (a million at full size) into a
 #    table whose primary key is the generator's column DEFAULT, one
 #    INSERT ... SELECT FROM generate_series a fresh session and table,
@@ -47,7 +55,7 @@
 #                       at full size, $TMPDIR/idgen-bench-<scale> otherwise)
 #   BENCH_PORTABLE_N, BENCH_PORTABLE_REPEAT   ids per run of the SQL
 #                       edition (ten times as many for the C generators and
-#                       gen_random_uuid()), rounds
+#                       gen_random_uuid()), rounds (sessions)
 #   BENCH_PORTABLE_ROWS, BENCH_PORTABLE_INSERT_REPEAT   rows per bulk insert,
 #                       rounds
 #   IDGEN_BENCH_PSQL    psql of a running server to use (its PGHOST, PGPORT,
@@ -69,7 +77,7 @@ BENCH_DIR=$IDGEN_ROOT/test/bench
 SCALE=${IDGEN_BENCH_SCALE:-full}
 case $SCALE in
 	full)
-		: "${BENCH_PORTABLE_N:=100000}" "${BENCH_PORTABLE_REPEAT:=7}"
+		: "${BENCH_PORTABLE_N:=10000}" "${BENCH_PORTABLE_REPEAT:=21}"
 		: "${BENCH_PORTABLE_ROWS:=1000000}" "${BENCH_PORTABLE_INSERT_REPEAT:=3}"
 		;;
 	tiny)
@@ -81,8 +89,8 @@ esac
 for v in BENCH_PORTABLE_N BENCH_PORTABLE_REPEAT BENCH_PORTABLE_ROWS BENCH_PORTABLE_INSERT_REPEAT; do
 	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || { say "$v must be a positive integer, not '${!v}'"; exit 2; }
 done
-# distid_generate() of both editions, in a fresh session, within its burst
-[ "$BENCH_PORTABLE_N" -le 120000 ] || { say "BENCH_PORTABLE_N must be at most 120000 (distid_generate()'s burst)"; exit 2; }
+# distid_generate() of both editions, a run in each round's session, within its burst
+[ "$BENCH_PORTABLE_N" -le 100000 ] || { say "BENCH_PORTABLE_N must be at most 100000 (distid_generate()'s burst)"; exit 2; }
 
 LOADS=()
 load_mark() { LOADS+=("$(cut -d' ' -f1 /proc/loadavg)"); }
@@ -132,7 +140,7 @@ fi
 q <<'SQL'
 CREATE EXTENSION IF NOT EXISTS idgen;
 CREATE EXTENSION IF NOT EXISTS idgen_portable CASCADE;
-CREATE TABLE portable_bench (ord int, key text, rep int, n bigint, ms float8, cpu_ms float8);
+CREATE TABLE portable_bench (ord int, key text, rep int, n bigint, ms float8, cpu_ms float8, pos int);
 CREATE TABLE portable_insert (ord int, key text, rep int, n bigint, ms float8, cpu_ms float8);
 SQL
 q -f "$BENCH_DIR/uuidv7.sql"
@@ -170,6 +178,7 @@ add s_distid128 "SQL \`distid128_generate()\`" "idgen_portable.distid128_generat
 add s_flaxid "SQL \`flaxid_generate()\`" "idgen_portable.flaxid_generate()" c_flaxid "$N_SQL"
 add s_public_id "SQL \`public_id(g::bigint, key)\` (pgcrypto)" "idgen_portable.public_id(g::bigint, '\\x93b7c10c97106a6d3686c07268e58f78fd82a9e0de197beb3d490401006d0057'::bytea)" c_public_id "$N_SQL"
 n=${#KEY[@]}
+for ((V7 = 0; V7 < n; V7++)); do [ "${KEY[$V7]}" = v7plpgsql ] && break; done
 
 sqlq() { sed "s/'/''/g" <<<"$1"; }
 # cpu_ns PID: the process's time on a CPU in ns (/proc/PID/schedstat), else
@@ -211,13 +220,52 @@ session() {
 	q -c "INSERT INTO $table VALUES ($ord, '$key', $rep, $size, $ms, $cpu)"
 }
 
-say "idgen_portable: 1. cost per id on PostgreSQL $VERSION, $BENCH_PORTABLE_REPEAT rounds of $BENCH_PORTABLE_N ids"
-for ((rep = 1; rep <= BENCH_PORTABLE_REPEAT; rep++)); do
+# round REP: one session of its own that runs every generator once, in the
+# order of the round (rotating), each run timed by the server and by the
+# session's CPU time; a warm-up of each first (plans and caches)
+round() {
+	local rep=$1 k o out pid t0 t1 ms cpu said rows=
+	coproc RUN { q -F' ' 2>&1; }
+	printf '%s\n' "SET jit = off; SET max_parallel_workers_per_gather = 0;" >&"${RUN[1]}"
+	for ((k = 0; k < n; k++)); do
+		printf '%s\n' "SELECT count(${EXPR[$k]}) FROM generate_series(1, 10) AS g;" >&"${RUN[1]}"
+	done
+	printf '%s\n' "SELECT 'pid', pg_backend_pid();" >&"${RUN[1]}"
+	while read -r out pid <&"${RUN[0]}" && [ "$out" != pid ]; do said+="$out $pid"$'\n'; done
+	[ "$out" = pid ] || { say "round $rep: the session ended"; printf '%s' "$said" | tail -n 5 >&2; exit 1; }
+	# the order of the round: the others rotating, the PL/pgSQL
+	# uuid_generate_v7() before each and after the last
+	local seq=() pos
 	for ((k = 0; k < n; k++)); do
 		o=$(((k + rep - 1) % n))
-		session portable_bench "${KEY[$o]}" "$o" "$rep" "${SIZE[$o]}" "SELECT count(${EXPR[$o]}) FROM generate_series(1, 10) AS g;" \
-			"SELECT count(${EXPR[$o]}) FROM generate_series(1, ${SIZE[$o]}) AS g;"
+		[ "${KEY[$o]}" = v7plpgsql ] || seq+=("$V7" "$o")
 	done
+	seq+=("$V7")
+	for ((pos = 0; pos < ${#seq[@]}; pos++)); do
+		o=${seq[$pos]}
+		t0=$(cpu_ns "$pid")
+		printf '%s\n' "EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON, FORMAT JSON) SELECT count(${EXPR[$o]}) FROM generate_series(1, ${SIZE[$o]}) AS g;" \
+			"SELECT 'done';" >&"${RUN[1]}"
+		ms= said=
+		while read -r out <&"${RUN[0]}" && [ "$out" != done ]; do
+			said+="$out"$'\n'
+			[[ $out =~ \"Execution\ Time\":\ ([0-9.]+) ]] && ms=${BASH_REMATCH[1]}
+		done
+		t1=$(cpu_ns "$pid")
+		[ -n "$ms" ] || { say "no execution time for ${EXPR[$o]}"; printf '%s' "$said" | tail -n 5 >&2; exit 1; }
+		cpu=NULL
+		[ -n "$t0" ] && [ -n "$t1" ] && cpu=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e6 }')
+		rows+="${rows:+, }($o, '${KEY[$o]}', $rep, ${SIZE[$o]}, $ms, $cpu, $pos)"
+	done
+	# (a session that ended, on an error, took its coprocess's variables along)
+	[ -z "${RUN[1]:-}" ] || eval "exec ${RUN[1]}>&-"
+	wait "${RUN_PID:-}" 2>/dev/null || true
+	q -c "INSERT INTO portable_bench VALUES $rows"
+}
+
+say "idgen_portable: 1. cost per id on PostgreSQL $VERSION, $BENCH_PORTABLE_REPEAT rounds of $BENCH_PORTABLE_N ids"
+for ((rep = 1; rep <= BENCH_PORTABLE_REPEAT; rep++)); do
+	round "$rep"
 done
 load_mark
 
@@ -256,20 +304,26 @@ CPU_MODEL=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 MEM_GIB=$(awk '/^MemTotal:/ { printf "%.0f", $2 / 1048576 }' /proc/meminfo)
 SETTINGS=$(q -c "SELECT string_agg(name || '=' || current_setting(name), ', ' ORDER BY name) FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit', 'shared_buffers', 'wal_level', 'full_page_writes', 'max_wal_size', 'jit')")
 CONFIGURE=$(q -c "SELECT setting FROM pg_config WHERE name = 'CONFIGURE'" 2>/dev/null | sed 's/^ *//')
-# ratios within each round: v (of net(key, rep, v)) over the v of the
-# PL/pgSQL uuid_generate_v7() and of gen_random_uuid() in the same round,
-# their median and spread
+# ratios within each round: v (of pv(key, rep, v, p)) over p, the v of the
+# PL/pgSQL uuid_generate_v7() it is paired with, and over the v of
+# gen_random_uuid() in the same round: their median, quartiles and spread
 ratio_sql() {
 	cat <<SQL
-SELECT x.key, percentile_cont(0.5) WITHIN GROUP (ORDER BY x.v / p.v) AS med_v7, min(x.v / p.v) AS lo_v7, max(x.v / p.v) AS hi_v7,
-	percentile_cont(0.5) WITHIN GROUP (ORDER BY x.v / u.v) AS med_u, min(x.v / u.v) AS lo_u, max(x.v / u.v) AS hi_u
-FROM net x JOIN net p ON p.rep = x.rep AND p.key = 'v7plpgsql' JOIN net u ON u.rep = x.rep AND u.key = 'uuid4'
-WHERE p.v > 0 AND u.v > 0
+SELECT x.key, percentile_cont(0.5) WITHIN GROUP (ORDER BY x.v / x.p) AS med_v7, min(x.v / x.p) AS lo_v7, max(x.v / x.p) AS hi_v7,
+	percentile_cont(0.25) WITHIN GROUP (ORDER BY x.v / x.p) AS q1_v7, percentile_cont(0.75) WITHIN GROUP (ORDER BY x.v / x.p) AS q3_v7,
+	percentile_cont(0.5) WITHIN GROUP (ORDER BY x.v / u.v) AS med_u, min(x.v / u.v) AS lo_u, max(x.v / u.v) AS hi_u,
+	percentile_cont(0.25) WITHIN GROUP (ORDER BY x.v / u.v) AS q1_u, percentile_cont(0.75) WITHIN GROUP (ORDER BY x.v / u.v) AS q3_u
+FROM pv x JOIN pv u ON u.rep = x.rep AND u.key = 'uuid4'
+WHERE x.p > 0 AND u.v > 0
 GROUP BY x.key
 SQL
 }
 # a ratio and its spread as the report shows them
 RATIO="to_char(r.med_v7, 'FM9990.00') || ' (' || to_char(r.lo_v7, 'FM9990.00') || '–' || to_char(r.hi_v7, 'FM9990.00') || ')'"
+# the same as median (interquartile range), and the lowest to highest
+RATIO_Q="to_char(r.med_v7, 'FM9990.00') || ' (' || to_char(r.q1_v7, 'FM9990.00') || '–' || to_char(r.q3_v7, 'FM9990.00') || ')'"
+RATIO_UQ="to_char(r.med_u, 'FM9990.00') || ' (' || to_char(r.q1_u, 'FM9990.00') || '–' || to_char(r.q3_u, 'FM9990.00') || ')'"
+RANGE="to_char(r.lo_v7, 'FM9990.00') || '–' || to_char(r.hi_v7, 'FM9990.00')"
 RATIO_U="to_char(r.med_u, 'FM9990.00') || ' (' || to_char(r.lo_u, 'FM9990.00') || '–' || to_char(r.hi_u, 'FM9990.00') || ')'"
 {
 	echo "## idgen_portable: cost per id"
@@ -284,30 +338,36 @@ RATIO_U="to_char(r.med_u, 'FM9990.00') || ' (' || to_char(r.lo_u, 'FM9990.00') |
 	echo
 	echo "### 1. Cost per id"
 	echo
-	echo "$BENCH_PORTABLE_REPEAT interleaved rounds of \`SELECT count(f()) FROM generate_series(1, N)\`, N = $N_SQL for the SQL"
-	echo "edition and the pasted UUIDv7 functions, $N_FAST for the others (but C \`distid_generate()\`: $N_SQL, its"
-	echo "burst), each run in a fresh session, net of a bare loop of the same length in its round. The ratios"
-	echo "are taken within each round, on the backend's CPU time: median (lowest–highest)."
+	echo "$BENCH_PORTABLE_REPEAT rounds of \`SELECT count(f()) FROM generate_series(1, N)\`, N = $N_SQL for the SQL edition, the"
+	echo "pasted UUIDv7 functions and C \`distid_generate()\` (its burst), $N_FAST for the others; a round is a fresh"
+	echo "session that runs every generator once, the order rotating from round to round, and the PL/pgSQL"
+	echo "\`uuid_generate_v7()\` before each and after the last; each run net of a bare loop of the same length in"
+	echo "its round. The ratios are on the backend's CPU time: a run's to \`uuid_generate_v7()\` is to the mean of"
+	echo "the runs of it just before and after, to \`gen_random_uuid()\` and the C generator to their run in the same"
+	echo "round; median (interquartile range), and the lowest to highest of the rounds."
 	echo
-	echo "| generator | ns per id, median | spread (lowest to highest) | CPU ns per id, median | × PL/pgSQL \`uuid_generate_v7()\`, CPU | × gen_random_uuid(), CPU | × the C generator |"
-	echo "|---|---:|---:|---:|---:|---:|---:|"
+	echo "| generator | ns per id, median | spread (lowest to highest) | CPU ns per id, median | × PL/pgSQL \`uuid_generate_v7()\`, CPU | × PL/pgSQL \`uuid_generate_v7()\`, lowest to highest | × gen_random_uuid(), CPU | × the C generator |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 	q -F'|' <<SQL
 WITH labels (ord, key, label, peer) AS (VALUES $(for ((k = 2; k < n; k++)); do
 	printf "%s(%d, '%s', '%s', '%s')" "$([ $k -gt 2 ] && echo ,)" "$k" "${KEY[$k]}" "$(sqlq "${LABEL[$k]}")" "${PEER[$k]}"
 done)),
 b AS (
-	SELECT b.key, b.rep, (b.ms - l.ms) * 1e6 / b.n AS ns, (b.cpu_ms - l.cpu_ms) * 1e6 / b.n AS cpu_ns
+	SELECT b.key, b.rep, b.pos, (b.ms - l.ms) * 1e6 / b.n AS ns, (b.cpu_ms - l.cpu_ms) * 1e6 / b.n AS cpu_ns
 	FROM portable_bench b JOIN portable_bench l ON l.key LIKE 'loop%' AND l.rep = b.rep AND l.n = b.n
 	WHERE b.key NOT LIKE 'loop%'),
 m AS (SELECT key, percentile_cont(0.5) WITHIN GROUP (ORDER BY ns) AS med, min(ns) AS lo, max(ns) AS hi,
 		percentile_cont(0.5) WITHIN GROUP (ORDER BY cpu_ns) AS cpu FROM b GROUP BY key),
-net AS (SELECT key, rep, cpu_ns AS v FROM b),
+-- each run paired with the uuid_generate_v7() runs just before and after it
+pv AS (SELECT x.key, x.rep, x.cpu_ns AS v, CASE WHEN x.key = 'v7plpgsql' THEN x.cpu_ns ELSE (a.cpu_ns + c.cpu_ns) / 2 END AS p
+	FROM b x LEFT JOIN b a ON a.rep = x.rep AND a.pos = x.pos - 1 AND a.key = 'v7plpgsql'
+	LEFT JOIN b c ON c.rep = x.rep AND c.pos = x.pos + 1 AND c.key = 'v7plpgsql'),
 r AS ($(ratio_sql)),
 c AS (SELECT s.key, percentile_cont(0.5) WITHIN GROUP (ORDER BY s.cpu_ns / p.cpu_ns) AS to_c
 	FROM b s JOIN labels l ON l.key = s.key JOIN b p ON p.key = l.peer AND p.rep = s.rep WHERE p.cpu_ns > 0 GROUP BY s.key)
 SELECT '| ' || l.label || ' | ' || round(m.med::numeric) || ' | ' || round(m.lo::numeric) || '–' || round(m.hi::numeric)
 	|| ' | ' || coalesce(round(m.cpu::numeric)::text, 'n/a')
-	|| ' | ' || coalesce($RATIO, 'n/a') || ' | ' || coalesce($RATIO_U, 'n/a')
+	|| ' | ' || coalesce($RATIO_Q, 'n/a') || ' | ' || coalesce($RANGE, 'n/a') || ' | ' || coalesce($RATIO_UQ, 'n/a')
 	|| ' | ' || CASE WHEN l.peer = '' THEN '—' ELSE coalesce(to_char(c.to_c, 'FM99990'), 'n/a') END || ' |'
 FROM labels l JOIN m USING (key) LEFT JOIN r USING (key) LEFT JOIN c USING (key)
 ORDER BY l.ord;
@@ -329,6 +389,7 @@ WITH labels (ord, key, label) AS (VALUES $(for ((k = 0; k < ni; k++)); do
 done)),
 net AS (SELECT key, rep, n / (ms / 1000) AS v FROM portable_insert),
 m AS (SELECT key, percentile_cont(0.5) WITHIN GROUP (ORDER BY v) AS med, min(v) AS lo, max(v) AS hi FROM net GROUP BY key),
+pv AS (SELECT x.key, x.rep, x.v, p.v AS p FROM net x JOIN net p ON p.rep = x.rep AND p.key = 'v7plpgsql'),
 r AS ($(ratio_sql))
 SELECT '| ' || l.label || ' | ' || round(m.med::numeric) || ' | ' || round(m.lo::numeric) || '–' || round(m.hi::numeric)
 	|| ' | ' || $RATIO || ' | ' || $RATIO_U || ' |'
@@ -338,7 +399,7 @@ SQL
 } >"$REPORT"
 # the harness checks its own report: a figure in every row of both tables
 R='-?[0-9.]+ \(-?[0-9.]+–-?[0-9.]+\)'	# a ratio (spread); below 0 in a tiny run of the cheapest
-rows=$(grep -cE "^\\| .+ \\| -?[0-9]+ \\| -?[0-9]+–-?[0-9]+ \\| (-?[0-9]+|n/a) \\| ($R|n/a) \\| ($R|n/a) \\| (-?[0-9]+|n/a|—) \\|\$" "$REPORT" || true)
+rows=$(grep -cE "^\\| .+ \\| -?[0-9]+ \\| -?[0-9]+–-?[0-9]+ \\| (-?[0-9]+|n/a) \\| ($R|n/a) \\| (-?[0-9.]+–-?[0-9.]+|n/a) \\| ($R|n/a) \\| (-?[0-9]+|n/a|—) \\|\$" "$REPORT" || true)
 irows=$(grep -cE "^\\| \`[^|]+ \\| [0-9]+ \\| [0-9]+–[0-9]+ \\| $R \\| $R \\|\$" "$REPORT" || true)
 cat "$REPORT"
 [ "$rows" -eq $((n - 2)) ] || { say "portable.md: $rows rows with figures in part 1, expected $((n - 2))"; exit 1; }

@@ -325,7 +325,7 @@ def block_portable(reps):
     and its CPU time per id"""
     return portable_pivot(
         reps, "cost",
-        "per id: × the PL/pgSQL `uuid_generate_v7()` of the same rounds, median (spread); CPU ns per id; × the C generator of the same name, on PostgreSQL",
+        "per id: × the PL/pgSQL `uuid_generate_v7()` of the same rounds, median (interquartile range); CPU ns per id; × the C generator of the same name, on PostgreSQL",
         lambda label: label.startswith(("SQL ",) + PORTABLE_PEERS),
         lambda head, r: "%s; %s ns%s" % (times(r[col(head, "× PL/pgSQL")]), grouped(r[col(head, "CPU ns")]),
                                          "" if r[col(head, "× the C")] in ("—", "n/a") else "; %s× C" % r[col(head, "× the C")]))
