@@ -376,7 +376,7 @@ BEGIN
 	-- only hex digits and hyphens follow (and a last brace), some digits: too long
 	rest := pg_catalog.substr(input, src);
 	IF braces THEN
-		rest := pg_catalog.regexp_replace(rest, '\}$', '');
+		rest := pg_catalog.regexp_replace(rest, '[}]$', '');
 	END IF;
 	IF rest OPERATOR(pg_catalog.~) '^[-0-9a-fA-F]*[0-9a-fA-F][-0-9a-fA-F]*$' THEN
 		RETURN pg_catalog.format('Expected 32 hexadecimal digits, found %s.', digits);
@@ -391,7 +391,7 @@ CREATE OR REPLACE FUNCTION @extschema@.iuid(input pg_catalog.text) RETURNS pg_ca
 DECLARE
 	u pg_catalog.uuid;
 BEGIN
-	IF input OPERATOR(pg_catalog.!~) '^(\{[0-9a-fA-F]{4}(-?[0-9a-fA-F]{4}){7}\}|[0-9a-fA-F]{4}(-?[0-9a-fA-F]{4}){7})$' THEN
+	IF input OPERATOR(pg_catalog.!~) '^([{][0-9a-fA-F]{4}(-?[0-9a-fA-F]{4}){7}[}]|[0-9a-fA-F]{4}(-?[0-9a-fA-F]{4}){7})$' THEN
 		PERFORM _invalid(pg_catalog.format('invalid input syntax for type iuid: "%s"', input), _uuid_syntax_detail(input));
 	END IF;
 	u := input::pg_catalog.uuid;
@@ -1063,8 +1063,8 @@ DECLARE
 	d int;
 BEGIN
 	-- the encodings are ASCII: a character outside it is named before any length
-	IF input OPERATOR(pg_catalog.~) '[^\x01-\x7f]' THEN
-		PERFORM _invalid(msg, _bad_char(input, pg_catalog.length(substring(input FROM '^[\x01-\x7f]*')) OPERATOR(pg_catalog.+) 1));
+	IF input OPERATOR(pg_catalog.~) '[^[:ascii:]]' THEN
+		PERFORM _invalid(msg, _bad_char(input, pg_catalog.length(substring(input FROM '^[[:ascii:]]*')) OPERATOR(pg_catalog.+) 1));
 	ELSIF input OPERATOR(pg_catalog.=) '' THEN
 		PERFORM _invalid(msg, 'Input is empty.');
 	ELSIF pg_catalog.length(input) OPERATOR(pg_catalog.<>) want THEN

@@ -13,6 +13,14 @@ fast paths of distid_generate() and iuid_generate(c, e, at) read
 "(state::domain IS NULL) IS NOT NULL", which 19 folds to true: the check
 never ran.
 
+It also finds a string constant with a backslash: with
+standard_conforming_strings off, which any role may set, the session that
+parses it reads the backslash as an escape (and warns, with
+escape_string_warning), and PL/pgSQL bodies are parsed by the calling
+session, the first time it runs them; the SQL-standard bodies and the
+rest by the installing session.  '[}]' and '[[:ascii:]]' say in a regular
+expression what '\}' and '[\x01-\x7f]' do, in either.
+
 Usage: folding.py SCRIPT    (portable/idgen_portable--1.1.sql)
 
 It parses the script with PostgreSQL's parser (pglast): the SQL-standard
@@ -85,6 +93,11 @@ def findings(tree, where):
             if const is not None and any(is_const(a, const) for a in n.args) and any(has_call(a) for a in n.args):
                 out.append(f"{where}: {'AND false' if const is False else 'OR true'} beside a call: "
                            f"{pglast.stream.RawStream()(n)}")
+
+        def visit_A_Const(self, ancestors, n):
+            if not n.isnull and isinstance(n.val, ast.String) and '\\' in n.val.sval:
+                out.append(f"{where}: a string constant with a backslash, which standard_conforming_strings off "
+                           f"reads as an escape: {pglast.stream.RawStream()(n)}")
 
         def visit_CoalesceExpr(self, ancestors, n):
             for i, a in enumerate(n.args[:-1]):
