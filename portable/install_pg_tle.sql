@@ -410,7 +410,7 @@ END
 $$;
 COMMENT ON FUNCTION @extschema@._uuid_syntax_detail(pg_catalog.text) IS 'internal: what is wrong with a uuid''s text';
 
-CREATE OR REPLACE FUNCTION @extschema@.iuid(input pg_catalog.text) RETURNS pg_catalog.uuid
+CREATE OR REPLACE FUNCTION @extschema@._iuid_in(input pg_catalog.text) RETURNS pg_catalog.uuid
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 DECLARE
 	u pg_catalog.uuid;
@@ -425,6 +425,17 @@ BEGIN
 	RETURN u;
 END
 $$;
+COMMENT ON FUNCTION @extschema@._iuid_in(pg_catalog.text) IS 'internal: the work of iuid(text)';
+
+-- The text inputs are SQL bodies that hand the text to their PL/pgSQL:
+-- a SQL body's collation was fixed when it was made (the default), while a
+-- PL/pgSQL function takes its caller's, such as a text column's, and under
+-- a nondeterministic collation PostgreSQL refuses regular expressions and
+-- substring searches (0A000) and compares case-insensitively; the C
+-- types' input takes none (test/portable/014_collation.pl)
+CREATE OR REPLACE FUNCTION @extschema@.iuid(input pg_catalog.text) RETURNS pg_catalog.uuid
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	RETURN @extschema@._iuid_in(input);
 COMMENT ON FUNCTION @extschema@.iuid(pg_catalog.text) IS 'text to iuid (a uuid), checked as the C type''s input checks it: uuid syntax, version 8, variant 10';
 
 -- Whether X (a uuid) is an iuid: version nibble 8, variant 10
@@ -800,7 +811,7 @@ CREATE OR REPLACE FUNCTION @extschema@.distid(id numeric) RETURNS numeric
 COMMENT ON FUNCTION @extschema@.distid(numeric) IS 'the number if it is a distid (a whole number from 0 to 10^28-1), checked as the cast numeric to distid checks it';
 
 -- decimal text, read as the C type's input reads it
-CREATE OR REPLACE FUNCTION @extschema@.distid(input pg_catalog.text) RETURNS numeric
+CREATE OR REPLACE FUNCTION @extschema@._distid_in(input pg_catalog.text) RETURNS numeric
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
 	IF input OPERATOR(pg_catalog.=) '' THEN
@@ -815,6 +826,11 @@ BEGIN
 	RETURN input::numeric;
 END
 $$;
+COMMENT ON FUNCTION @extschema@._distid_in(pg_catalog.text) IS 'internal: the work of distid(text)';
+
+CREATE OR REPLACE FUNCTION @extschema@.distid(input pg_catalog.text) RETURNS numeric
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	RETURN @extschema@._distid_in(input);
 COMMENT ON FUNCTION @extschema@.distid(pg_catalog.text) IS 'decimal text to distid (a numeric), checked as the C type''s input checks it';
 
 -- DistributedIdGenerator.CreateValues() (SPEC.md, distid): stamped 1000 ms
@@ -1133,12 +1149,9 @@ $$;
 COMMENT ON FUNCTION @extschema@.distid_to_alphanumeric(numeric) IS 'the 16-character base62 form of a distid';
 
 CREATE OR REPLACE FUNCTION @extschema@.distid_from_alphanumeric(pg_catalog.text) RETURNS numeric
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-BEGIN
-	RETURN _decode_fixed($1, 'alphanumeric distid', 16, '{5,11}', 9999999999999999999999999999,
-						 'The value exceeds 9999999999999999999999999999.');
-END
-$$;
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	RETURN @extschema@._decode_fixed($1, 'alphanumeric distid', 16, '{5,11}', 9999999999999999999999999999,
+		 'The value exceeds 9999999999999999999999999999.');
 COMMENT ON FUNCTION @extschema@.distid_from_alphanumeric(pg_catalog.text) IS 'distid (a numeric) from its 16-character base62 form, strictly';
 
 CREATE OR REPLACE FUNCTION @extschema@.distid_to_hex(numeric) RETURNS pg_catalog.text
@@ -1155,12 +1168,9 @@ $$;
 COMMENT ON FUNCTION @extschema@.distid_to_hex(numeric) IS 'the 26-digit upper-case hexadecimal form of a distid';
 
 CREATE OR REPLACE FUNCTION @extschema@.distid_from_hex(pg_catalog.text) RETURNS numeric
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-BEGIN
-	RETURN _decode_fixed($1, 'hexadecimal distid', 26, NULL, 9999999999999999999999999999,
-						 'The value exceeds 9999999999999999999999999999.');
-END
-$$;
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	RETURN @extschema@._decode_fixed($1, 'hexadecimal distid', 26, NULL, 9999999999999999999999999999,
+		 'The value exceeds 9999999999999999999999999999.');
 COMMENT ON FUNCTION @extschema@.distid_from_hex(pg_catalog.text) IS 'distid (a numeric) from its 26-digit hexadecimal form, strictly';
 
 --
@@ -1322,10 +1332,8 @@ END
 $$;
 COMMENT ON FUNCTION @extschema@.uuid_to_alphanumeric(pg_catalog.uuid) IS 'the 22-character base62 form of a uuid (DistributedId128)';
 
-CREATE OR REPLACE FUNCTION @extschema@.uuid_from_alphanumeric(pg_catalog.text) RETURNS pg_catalog.uuid
+CREATE OR REPLACE FUNCTION @extschema@._uuid_of(v numeric) RETURNS pg_catalog.uuid
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-DECLARE
-	v numeric := _decode_fixed($1, 'alphanumeric uuid', 22, '{11,11}', 340282366920938463463374607431768211455, NULL);
 BEGIN
 	RETURN (pg_catalog.lpad(pg_catalog.to_hex(pg_catalog.div(v, 79228162514264337593543950336)::bigint), 8, '0')
 			OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(pg_catalog.div(pg_catalog.mod(v, 79228162514264337593543950336), 18446744073709551616)::bigint), 8, '0')
@@ -1333,6 +1341,11 @@ BEGIN
 			OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(pg_catalog.mod(v, 4294967296)::bigint), 8, '0'))::pg_catalog.uuid;
 END
 $$;
+COMMENT ON FUNCTION @extschema@._uuid_of(numeric) IS 'internal: the uuid of a number from 0 to 2^128-1';
+
+CREATE OR REPLACE FUNCTION @extschema@.uuid_from_alphanumeric(pg_catalog.text) RETURNS pg_catalog.uuid
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	RETURN @extschema@._uuid_of(@extschema@._decode_fixed($1, 'alphanumeric uuid', 22, '{11,11}', 340282366920938463463374607431768211455, NULL));
 COMMENT ON FUNCTION @extschema@.uuid_from_alphanumeric(pg_catalog.text) IS 'uuid from its 22-character base62 form, strictly';
 
 CREATE OR REPLACE FUNCTION @extschema@.bigint_to_alphanumeric(bigint) RETURNS pg_catalog.text
@@ -1348,12 +1361,9 @@ $$;
 COMMENT ON FUNCTION @extschema@.bigint_to_alphanumeric(bigint) IS 'the 11-character base62 form of a non-negative bigint';
 
 CREATE OR REPLACE FUNCTION @extschema@.bigint_from_alphanumeric(pg_catalog.text) RETURNS bigint
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-BEGIN
-	RETURN _decode_fixed($1, 'alphanumeric bigint', 11, '{11}', 9223372036854775807,
-						 'The value exceeds 9223372036854775807.')::bigint;
-END
-$$;
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	RETURN @extschema@._decode_fixed($1, 'alphanumeric bigint', 11, '{11}', 9223372036854775807,
+		 'The value exceeds 9223372036854775807.')::bigint;
 COMMENT ON FUNCTION @extschema@.bigint_from_alphanumeric(pg_catalog.text) IS 'bigint from its 11-character base62 form, strictly';
 
 --
