@@ -44,6 +44,8 @@ DECLARE
 	-- the schema named after pg_catalog in the search_path set above
 	schemas pg_catalog.name[] := pg_catalog.current_schemas(false);
 	s pg_catalog.name := schemas[pg_catalog.array_position(schemas, 'pg_catalog'::pg_catalog.name) OPERATOR(pg_catalog.+) 1];
+	what pg_catalog.text;
+	who pg_catalog.name;
 BEGIN
 	IF s IS NULL OR NOT EXISTS (
 		SELECT FROM pg_catalog.pg_namespace n
@@ -63,12 +65,38 @@ BEGIN
 										   pg_catalog.quote_ident(coalesce(s, '')), pg_catalog.quote_ident(current_user)),
 				HINT = 'Install into a new schema, e.g. CREATE SCHEMA idgen_portable.';
 	END IF;
+	-- nor may it hold an object of another role (one that could create in
+	-- it once): an overload of a helper, or a type, would be found by the
+	-- names these functions use.  Every object made in a schema depends on
+	-- it (pg_depend), and its owner is in pg_shdepend (none for the
+	-- bootstrap superuser); the schema's owner, the installer and a
+	-- superuser are trusted.
+	SELECT pg_catalog.pg_describe_object(d.classid, d.objid, 0), r.rolname INTO what, who
+		FROM pg_catalog.pg_depend d
+			JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) d.refobjid
+			JOIN pg_catalog.pg_shdepend sd ON sd.classid OPERATOR(pg_catalog.=) d.classid AND sd.objid OPERATOR(pg_catalog.=) d.objid
+				AND sd.deptype OPERATOR(pg_catalog.=) 'o'
+				AND sd.dbid OPERATOR(pg_catalog.=) (SELECT db.oid FROM pg_catalog.pg_database db WHERE db.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())
+			JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) sd.refobjid
+		WHERE d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_namespace'::pg_catalog.regclass AND n.nspname OPERATOR(pg_catalog.=) s
+			AND r.oid OPERATOR(pg_catalog.<>) n.nspowner AND r.rolname OPERATOR(pg_catalog.<>) current_user AND NOT r.rolsuper
+		ORDER BY 1 LIMIT 1;
+	IF who IS NOT NULL THEN
+		RAISE EXCEPTION 'idgen_portable must be installed into a schema of its own'
+			USING ERRCODE = '42501',
+				DETAIL = pg_catalog.format('Schema %s holds %s, which belongs to role %s: its functions could find it by a name they use.',
+										   pg_catalog.quote_ident(s), what, pg_catalog.quote_ident(who)),
+				HINT = 'Install into a new schema, e.g. CREATE SCHEMA idgen_portable.';
+	END IF;
+	-- Every role of the database may call the functions, as it may call
+	-- core's gen_random_uuid(): they write only the caller's own settings.
+	-- Granted on a schema whose privileges are still the default (a new
+	-- one), not again when the script runs to update it: a REVOKE stays.
+	IF (SELECT n.nspacl IS NULL FROM pg_catalog.pg_namespace n WHERE n.nspname OPERATOR(pg_catalog.=) s) THEN
+		EXECUTE pg_catalog.format('GRANT USAGE ON SCHEMA %I TO PUBLIC', s);
+	END IF;
 END
 $check$;
-
--- Every role of the database may call the functions, as it may call
--- core's gen_random_uuid(): they write only the caller's own settings
-GRANT USAGE ON SCHEMA @extschema@ TO PUBLIC;
 
 CREATE OR REPLACE FUNCTION @extschema@.idgen_portable_version() RETURNS pg_catalog.text
 	LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path FROM CURRENT
@@ -100,21 +128,16 @@ COMMENT ON FUNCTION @extschema@.idgen_portable_version() IS 'version of the idge
 -- Errors, as the C types report them
 --
 
-CREATE OR REPLACE FUNCTION @extschema@._invalid(message pg_catalog.text, detail pg_catalog.text, code pg_catalog.text DEFAULT '22P02') RETURNS pg_catalog.void
-	LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SET search_path FROM CURRENT AS $$
-BEGIN
-	RAISE EXCEPTION USING ERRCODE = code, MESSAGE = message, DETAIL = coalesce(detail, '');
-END
-$$;
-COMMENT ON FUNCTION @extschema@._invalid(pg_catalog.text, pg_catalog.text, pg_catalog.text) IS 'internal: raises an input error';
+-- Each function raises its errors itself (RAISE EXCEPTION USING ERRCODE,
+-- MESSAGE, DETAIL), and no PL/pgSQL function calls another of this
+-- edition: a function names another by name, looked up when it runs in
+-- the search_path it pins, from which PostgreSQL leaves out a schema the
+-- calling role has no USAGE on (doc/portable.md restricts the edition so),
+-- while a role without it may still reach the functions through what was
+-- bound to them when made (a view, a default, a check, a SQL-standard
+-- body: test/portable/015_usage.pl).  The SQL-standard bodies compose them.
 
-CREATE OR REPLACE FUNCTION @extschema@._bad_char(input pg_catalog.text, pos int) RETURNS pg_catalog.text
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-BEGIN
-	RETURN pg_catalog.format('Unexpected character "%s" at position %s.', pg_catalog.substr(input, pos, 1), pos);
-END
-$$;
-COMMENT ON FUNCTION @extschema@._bad_char(pg_catalog.text, int) IS 'internal: the detail naming a bad character';
+-- The detail naming the character at POS of INPUT (an expression)
 
 -- Time spans: milliseconds of ts since the type's epoch (floor), 22008
 -- outside the type's span; with ts NULL, that error.
@@ -315,22 +338,7 @@ COMMENT ON TYPE @extschema@._stamped_uuid IS 'internal: distid128_generate()''s 
 --
 
 -- 22P02 as input of the C type for a uuid that is not an iuid, naming it as shown
-CREATE OR REPLACE FUNCTION @extschema@._iuid_refuse(id pg_catalog.uuid, shown pg_catalog.text) RETURNS pg_catalog.void
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-DECLARE
-	t pg_catalog.text := id::pg_catalog.text;
-	var int := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(t, 20, 1))::bit(4)::int;
-BEGIN
-	IF pg_catalog.substr(t, 15, 1) OPERATOR(pg_catalog.<>) '8' THEN
-		PERFORM _invalid(pg_catalog.format('invalid input syntax for type iuid: "%s"', shown),
-						 pg_catalog.format('Version nibble is %s, expected 8.', pg_catalog.upper(pg_catalog.substr(t, 15, 1))));
-	ELSIF var OPERATOR(pg_catalog.>>) 2 OPERATOR(pg_catalog.<>) 2 THEN
-		PERFORM _invalid(pg_catalog.format('invalid input syntax for type iuid: "%s"', shown),
-						 pg_catalog.format('Variant bits are %s%s, expected 10.', var OPERATOR(pg_catalog.>>) 3, (var OPERATOR(pg_catalog.>>) 2) OPERATOR(pg_catalog.&) 1));
-	END IF;
-END
-$$;
-COMMENT ON FUNCTION @extschema@._iuid_refuse(pg_catalog.uuid, pg_catalog.text) IS 'internal: the error for a uuid that is not an iuid';
+-- 22P02 for ID, a uuid that is not an iuid, SHOWN as its text
 
 -- What core's uuid input (string_to_uuid) and the C types accept is one
 -- grammar; this is the detail the C types give for text outside it.
@@ -354,9 +362,13 @@ BEGIN
 		IF src OPERATOR(pg_catalog.>) n OR (src OPERATOR(pg_catalog.=) n AND pg_catalog.substr(input, src, 1) OPERATOR(pg_catalog.~) '^[0-9a-fA-F]$') THEN
 			RETURN pg_catalog.format('Expected 32 hexadecimal digits, found %s.', digits);
 		ELSIF pg_catalog.substr(input, src, 1) OPERATOR(pg_catalog.!~) '^[0-9a-fA-F]$' THEN
-			RETURN _bad_char(input, src);
+			RETURN
+			pg_catalog.format('Unexpected character "%s" at position %s.', pg_catalog.substr(input, src, 1), src)
+			;
 		ELSIF pg_catalog.substr(input, src OPERATOR(pg_catalog.+) 1, 1) OPERATOR(pg_catalog.!~) '^[0-9a-fA-F]$' THEN
-			RETURN _bad_char(input, src OPERATOR(pg_catalog.+) 1);
+			RETURN
+			pg_catalog.format('Unexpected character "%s" at position %s.', pg_catalog.substr(input, src OPERATOR(pg_catalog.+) 1, 1), src OPERATOR(pg_catalog.+) 1)
+			;
 		END IF;
 		src := src OPERATOR(pg_catalog.+) 2;
 		IF pg_catalog.substr(input, src, 1) OPERATOR(pg_catalog.=) '-' AND i OPERATOR(pg_catalog.%) 2 OPERATOR(pg_catalog.=) 1 AND i OPERATOR(pg_catalog.<) 15 THEN
@@ -381,27 +393,36 @@ BEGIN
 	IF rest OPERATOR(pg_catalog.~) '^[-0-9a-fA-F]*[0-9a-fA-F][-0-9a-fA-F]*$' THEN
 		RETURN pg_catalog.format('Expected 32 hexadecimal digits, found %s.', digits);
 	END IF;
-	RETURN _bad_char(input, src);
+	RETURN
+			pg_catalog.format('Unexpected character "%s" at position %s.', pg_catalog.substr(input, src, 1), src)
+	;
 END
 $$;
 COMMENT ON FUNCTION @extschema@._uuid_syntax_detail(pg_catalog.text) IS 'internal: what is wrong with a uuid''s text';
 
-CREATE OR REPLACE FUNCTION @extschema@._iuid_in(input pg_catalog.text) RETURNS pg_catalog.uuid
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
+-- (syntax: NULL when input is a uuid's text, else the detail of its error)
+CREATE OR REPLACE FUNCTION @extschema@._iuid_in(input pg_catalog.text, syntax pg_catalog.text) RETURNS pg_catalog.uuid
+	LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SET search_path FROM CURRENT AS $$
 DECLARE
 	u pg_catalog.uuid;
 BEGIN
-	IF input OPERATOR(pg_catalog.!~) '^([{][0-9a-fA-F]{4}(-?[0-9a-fA-F]{4}){7}[}]|[0-9a-fA-F]{4}(-?[0-9a-fA-F]{4}){7})$' THEN
-		PERFORM _invalid(pg_catalog.format('invalid input syntax for type iuid: "%s"', input), _uuid_syntax_detail(input));
+	IF syntax IS NOT NULL THEN
+		RAISE EXCEPTION USING ERRCODE = '22P02', MESSAGE = pg_catalog.format('invalid input syntax for type iuid: "%s"', input), DETAIL = syntax;
 	END IF;
 	u := input::pg_catalog.uuid;
-	IF pg_catalog.substr(u::pg_catalog.text, 15, 1) OPERATOR(pg_catalog.<>) '8' OR NOT (pg_catalog.substr(u::pg_catalog.text, 20, 1) OPERATOR(pg_catalog.=) ANY (ARRAY['8', '9', 'a', 'b'])) THEN
-		PERFORM _iuid_refuse(u, input);
+	IF pg_catalog.substr(u::pg_catalog.text, 15, 1) OPERATOR(pg_catalog.<>) '8' THEN
+		RAISE EXCEPTION USING ERRCODE = '22P02', MESSAGE = pg_catalog.format('invalid input syntax for type iuid: "%s"', input),
+			DETAIL = pg_catalog.format('Version nibble is %s, expected 8.', pg_catalog.upper(pg_catalog.substr(u::pg_catalog.text, 15, 1)));
+	ELSIF NOT (pg_catalog.substr(u::pg_catalog.text, 20, 1) OPERATOR(pg_catalog.=) ANY (ARRAY['8', '9', 'a', 'b'])) THEN
+		RAISE EXCEPTION USING ERRCODE = '22P02', MESSAGE = pg_catalog.format('invalid input syntax for type iuid: "%s"', input),
+			DETAIL = pg_catalog.format('Variant bits are %s%s, expected 10.',
+				('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u::pg_catalog.text, 20, 1))::bit(1)::int,
+				('x' OPERATOR(pg_catalog.||) pg_catalog.substr(u::pg_catalog.text, 20, 1))::bit(2)::int OPERATOR(pg_catalog.&) 1);
 	END IF;
 	RETURN u;
 END
 $$;
-COMMENT ON FUNCTION @extschema@._iuid_in(pg_catalog.text) IS 'internal: the work of iuid(text)';
+COMMENT ON FUNCTION @extschema@._iuid_in(pg_catalog.text, pg_catalog.text) IS 'internal: the work of iuid(text)';
 
 -- The text inputs are SQL bodies that hand the text to their PL/pgSQL:
 -- a SQL body's collation was fixed when it was made (the default), while a
@@ -411,7 +432,8 @@ COMMENT ON FUNCTION @extschema@._iuid_in(pg_catalog.text) IS 'internal: the work
 -- types' input takes none (test/portable/014_collation.pl)
 CREATE OR REPLACE FUNCTION @extschema@.iuid(input pg_catalog.text) RETURNS pg_catalog.uuid
 	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-	RETURN @extschema@._iuid_in(input);
+	RETURN @extschema@._iuid_in(input, CASE WHEN input OPERATOR(pg_catalog.~) '^([{][0-9a-fA-F]{4}(-?[0-9a-fA-F]{4}){7}[}]|[0-9a-fA-F]{4}(-?[0-9a-fA-F]{4}){7})$' THEN NULL
+		ELSE coalesce(@extschema@._uuid_syntax_detail(input), '') END);
 COMMENT ON FUNCTION @extschema@.iuid(pg_catalog.text) IS 'text to iuid (a uuid), checked as the C type''s input checks it: uuid syntax, version 8, variant 10';
 
 -- Whether X (a uuid) is an iuid: version nibble 8, variant 10
@@ -422,7 +444,15 @@ COMMENT ON FUNCTION @extschema@.iuid(pg_catalog.text) IS 'text to iuid (a uuid),
 CREATE OR REPLACE FUNCTION @extschema@._iuid_refused(id pg_catalog.uuid, kind pg_catalog.anyelement) RETURNS pg_catalog.anyelement
 	LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	PERFORM _iuid_refuse(id, id::pg_catalog.text);
+	IF pg_catalog.substr(id::pg_catalog.text, 15, 1) OPERATOR(pg_catalog.<>) '8' THEN
+		RAISE EXCEPTION USING ERRCODE = '22P02', MESSAGE = pg_catalog.format('invalid input syntax for type iuid: "%s"', id::pg_catalog.text),
+			DETAIL = pg_catalog.format('Version nibble is %s, expected 8.', pg_catalog.upper(pg_catalog.substr(id::pg_catalog.text, 15, 1)));
+	ELSIF NOT (pg_catalog.substr(id::pg_catalog.text, 20, 1) OPERATOR(pg_catalog.=) ANY (ARRAY['8', '9', 'a', 'b'])) THEN
+		RAISE EXCEPTION USING ERRCODE = '22P02', MESSAGE = pg_catalog.format('invalid input syntax for type iuid: "%s"', id::pg_catalog.text),
+			DETAIL = pg_catalog.format('Variant bits are %s%s, expected 10.',
+				('x' OPERATOR(pg_catalog.||) pg_catalog.substr(id::pg_catalog.text, 20, 1))::bit(1)::int,
+				('x' OPERATOR(pg_catalog.||) pg_catalog.substr(id::pg_catalog.text, 20, 1))::bit(2)::int OPERATOR(pg_catalog.&) 1);
+	END IF;
 	RETURN kind;
 END
 $$;
@@ -773,8 +803,7 @@ BEGIN
 	ELSE
 		RETURN pg_catalog.trunc(id);	-- a whole number written with zero decimals
 	END IF;
-	PERFORM _invalid(pg_catalog.format('numeric value %s is out of range for type distid', id), t, '22003');
-	RETURN NULL;
+	RAISE EXCEPTION USING ERRCODE = '22003', MESSAGE = pg_catalog.format('numeric value %s is out of range for type distid', id), DETAIL = t;
 END
 $$;
 COMMENT ON FUNCTION @extschema@._distid_checked(numeric) IS 'internal: distid(numeric) beyond its common case: the number as a distid, or its error';
@@ -791,13 +820,13 @@ CREATE OR REPLACE FUNCTION @extschema@._distid_in(input pg_catalog.text) RETURNS
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
 	IF input OPERATOR(pg_catalog.=) '' THEN
-		PERFORM _invalid(pg_catalog.format('invalid input syntax for type distid: "%s"', input), 'Input is empty.');
+		RAISE EXCEPTION USING ERRCODE = '22P02', MESSAGE = pg_catalog.format('invalid input syntax for type distid: "%s"', input), DETAIL = 'Input is empty.';
 	ELSIF input OPERATOR(pg_catalog.!~) '^[0-9]+$' THEN
-		PERFORM _invalid(pg_catalog.format('invalid input syntax for type distid: "%s"', input),
-						 _bad_char(input, pg_catalog.length(substring(input FROM '^[0-9]*')) OPERATOR(pg_catalog.+) 1));
-	ELSIF input::numeric OPERATOR(pg_catalog.>) 9999999999999999999999999999 THEN
-		PERFORM _invalid(pg_catalog.format('value "%s" is out of range for type distid', input),
-						 'Valid values are from 0 to 9999999999999999999999999999.', '22003');
+		RAISE EXCEPTION USING ERRCODE = '22P02', MESSAGE = pg_catalog.format('invalid input syntax for type distid: "%s"', input), DETAIL =
+			pg_catalog.format('Unexpected character "%s" at position %s.', pg_catalog.substr(input, pg_catalog.length(substring(input FROM '^[0-9]*')) OPERATOR(pg_catalog.+) 1, 1), pg_catalog.length(substring(input FROM '^[0-9]*')) OPERATOR(pg_catalog.+) 1)
+			;
+	ELSIF pg_catalog.length(pg_catalog.ltrim(input, '0')) OPERATOR(pg_catalog.>) 28 THEN	-- (numeric reads no more than 131072 digits)
+		RAISE EXCEPTION USING ERRCODE = '22003', MESSAGE = pg_catalog.format('value "%s" is out of range for type distid', input), DETAIL = 'Valid values are from 0 to 9999999999999999999999999999.';
 	END IF;
 	RETURN input::numeric;
 END
@@ -1080,18 +1109,22 @@ DECLARE
 BEGIN
 	-- the encodings are ASCII: a character outside it is named before any length
 	IF input OPERATOR(pg_catalog.~) '[^[:ascii:]]' THEN
-		PERFORM _invalid(msg, _bad_char(input, pg_catalog.length(substring(input FROM '^[[:ascii:]]*')) OPERATOR(pg_catalog.+) 1));
+		RAISE EXCEPTION USING ERRCODE = '22P02', MESSAGE = msg, DETAIL =
+			pg_catalog.format('Unexpected character "%s" at position %s.', pg_catalog.substr(input, pg_catalog.length(substring(input FROM '^[[:ascii:]]*')) OPERATOR(pg_catalog.+) 1, 1), pg_catalog.length(substring(input FROM '^[[:ascii:]]*')) OPERATOR(pg_catalog.+) 1)
+			;
 	ELSIF input OPERATOR(pg_catalog.=) '' THEN
-		PERFORM _invalid(msg, 'Input is empty.');
+		RAISE EXCEPTION USING ERRCODE = '22P02', MESSAGE = msg, DETAIL = 'Input is empty.';
 	ELSIF pg_catalog.length(input) OPERATOR(pg_catalog.<>) want THEN
-		PERFORM _invalid(msg, pg_catalog.format('Expected %s characters, found %s.', want, pg_catalog.length(input)));
+		RAISE EXCEPTION USING ERRCODE = '22P02', MESSAGE = msg, DETAIL = pg_catalog.format('Expected %s characters, found %s.', want, pg_catalog.length(input));
 	END IF;
 	FOREACH w IN ARRAY coalesce(widths, ARRAY[want]) LOOP
 		block := 0;
 		FOR i IN pos..pos OPERATOR(pg_catalog.+) w OPERATOR(pg_catalog.-) 1 LOOP
 			d := pg_catalog.strpos(alphabet, pg_catalog.substr(input, i, 1)) OPERATOR(pg_catalog.-) 1;
 			IF d OPERATOR(pg_catalog.<) 0 THEN
-				PERFORM _invalid(msg, _bad_char(input, i));
+				RAISE EXCEPTION USING ERRCODE = '22P02', MESSAGE = msg, DETAIL =
+			pg_catalog.format('Unexpected character "%s" at position %s.', pg_catalog.substr(input, i, 1), i)
+					;
 			END IF;
 			IF widths IS NULL THEN
 				block := block OPERATOR(pg_catalog.*) 16 OPERATOR(pg_catalog.+) CASE WHEN d OPERATOR(pg_catalog.>) 15 THEN d OPERATOR(pg_catalog.-) 6 ELSE d END;
@@ -1100,13 +1133,13 @@ BEGIN
 			END IF;
 		END LOOP;
 		IF widths IS NOT NULL AND block OPERATOR(pg_catalog.>) 18446744073709551615 THEN
-			PERFORM _invalid(msg, 'A base62 block exceeds 2^64-1.');
+			RAISE EXCEPTION USING ERRCODE = '22P02', MESSAGE = msg, DETAIL = 'A base62 block exceeds 2^64-1.';
 		END IF;
 		v := v OPERATOR(pg_catalog.*) 18446744073709551616 OPERATOR(pg_catalog.+) block;
 		pos := pos OPERATOR(pg_catalog.+) w;
 	END LOOP;
 	IF v OPERATOR(pg_catalog.>) max THEN
-		PERFORM _invalid(msg, range_detail);
+		RAISE EXCEPTION USING ERRCODE = '22P02', MESSAGE = msg, DETAIL = coalesce(range_detail, '');
 	END IF;
 	RETURN v;
 END
@@ -1114,14 +1147,9 @@ $$;
 COMMENT ON FUNCTION @extschema@._decode_fixed(pg_catalog.text, pg_catalog.text, int, int[], numeric, pg_catalog.text) IS 'internal: strict decoding of a fixed-width encoded id';
 
 CREATE OR REPLACE FUNCTION @extschema@.distid_to_alphanumeric(numeric) RETURNS pg_catalog.text
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-BEGIN
-	IF NOT (($1 OPERATOR(pg_catalog.>=) 0 AND $1 OPERATOR(pg_catalog.<=) 9999999999999999999999999999) AND pg_catalog.scale($1) OPERATOR(pg_catalog.=) 0) THEN
-		PERFORM distid($1);
-	END IF;
-	RETURN _base62(pg_catalog.div($1, 18446744073709551616), 5) OPERATOR(pg_catalog.||) _base62(pg_catalog.mod($1, 18446744073709551616), 11);
-END
-$$;
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	RETURN @extschema@._base62(pg_catalog.div(@extschema@.distid($1), 18446744073709551616), 5)
+		OPERATOR(pg_catalog.||) @extschema@._base62(pg_catalog.mod(@extschema@.distid($1), 18446744073709551616), 11);
 COMMENT ON FUNCTION @extschema@.distid_to_alphanumeric(numeric) IS 'the 16-character base62 form of a distid';
 
 CREATE OR REPLACE FUNCTION @extschema@.distid_from_alphanumeric(pg_catalog.text) RETURNS numeric
@@ -1131,16 +1159,10 @@ CREATE OR REPLACE FUNCTION @extschema@.distid_from_alphanumeric(pg_catalog.text)
 COMMENT ON FUNCTION @extschema@.distid_from_alphanumeric(pg_catalog.text) IS 'distid (a numeric) from its 16-character base62 form, strictly';
 
 CREATE OR REPLACE FUNCTION @extschema@.distid_to_hex(numeric) RETURNS pg_catalog.text
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-BEGIN
-	IF NOT (($1 OPERATOR(pg_catalog.>=) 0 AND $1 OPERATOR(pg_catalog.<=) 9999999999999999999999999999) AND pg_catalog.scale($1) OPERATOR(pg_catalog.=) 0) THEN
-		PERFORM distid($1);
-	END IF;
-	RETURN pg_catalog.upper(pg_catalog.lpad(pg_catalog.to_hex(pg_catalog.div($1, 18446744073709551616)::bigint), 10, '0')
-				 OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(pg_catalog.div(pg_catalog.mod($1, 18446744073709551616), 4294967296)::bigint), 8, '0')
-				 OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(pg_catalog.mod($1, 4294967296)::bigint), 8, '0'));
-END
-$$;
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	RETURN pg_catalog.upper(pg_catalog.lpad(pg_catalog.to_hex(pg_catalog.div(@extschema@.distid($1), 18446744073709551616)::bigint), 10, '0')
+		OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(pg_catalog.div(pg_catalog.mod(@extschema@.distid($1), 18446744073709551616), 4294967296)::bigint), 8, '0')
+		OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(pg_catalog.mod(@extschema@.distid($1), 4294967296)::bigint), 8, '0'));
 COMMENT ON FUNCTION @extschema@.distid_to_hex(numeric) IS 'the 26-digit upper-case hexadecimal form of a distid';
 
 CREATE OR REPLACE FUNCTION @extschema@.distid_from_hex(pg_catalog.text) RETURNS numeric
@@ -1259,9 +1281,7 @@ COMMENT ON FUNCTION @extschema@.distid128_generate() IS 'new DistributedId128 (U
 CREATE OR REPLACE FUNCTION @extschema@._distid128_refused(id pg_catalog.uuid) RETURNS pg_catalog.timestamptz
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	PERFORM _invalid(pg_catalog.format('uuid %s is not a DistributedId128', id),
-					 'A DistributedId128 has version nibble 7 and bit 64 clear.', '22023');
-	RETURN NULL;
+	RAISE EXCEPTION USING ERRCODE = '22023', MESSAGE = pg_catalog.format('uuid %s is not a DistributedId128', id), DETAIL = 'A DistributedId128 has version nibble 7 and bit 64 clear.';
 END
 $$;
 COMMENT ON FUNCTION @extschema@._distid128_refused(pg_catalog.uuid) IS 'internal: the error for a uuid that is not a DistributedId128';
@@ -1294,18 +1314,13 @@ CREATE OR REPLACE FUNCTION @extschema@.distid128_max_for_timestamp(pg_catalog.ti
 		OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) 32767) OPERATOR(pg_catalog.||) pg_catalog.decode('7fffffffffffffff', 'hex'), 'hex')::pg_catalog.uuid;
 COMMENT ON FUNCTION @extschema@.distid128_max_for_timestamp(pg_catalog.timestamptz) IS 'greatest DistributedId128 of the millisecond: inclusive upper bound';
 
+-- (each half as an unsigned number)
 CREATE OR REPLACE FUNCTION @extschema@.uuid_to_alphanumeric(pg_catalog.uuid) RETURNS pg_catalog.text
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-DECLARE
-	t pg_catalog.text := $1::pg_catalog.text;
-BEGIN
-	-- each half as an unsigned number
-	RETURN _base62(('x' OPERATOR(pg_catalog.||) pg_catalog.substr(t, 1, 8) OPERATOR(pg_catalog.||) pg_catalog.substr(t, 10, 4) OPERATOR(pg_catalog.||) pg_catalog.substr(t, 15, 4))::bit(64)::bigint
-				   OPERATOR(pg_catalog.+) CASE WHEN pg_catalog.substr(t, 1, 1) OPERATOR(pg_catalog.>) '7' THEN 18446744073709551616 ELSE 0 END, 11)
-		OPERATOR(pg_catalog.||) _base62(('x' OPERATOR(pg_catalog.||) pg_catalog.substr(t, 20, 4) OPERATOR(pg_catalog.||) pg_catalog.substr(t, 25, 12))::bit(64)::bigint
-				   OPERATOR(pg_catalog.+) CASE WHEN pg_catalog.substr(t, 20, 1) OPERATOR(pg_catalog.>) '7' THEN 18446744073709551616 ELSE 0 END, 11);
-END
-$$;
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	RETURN @extschema@._base62(('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(pg_catalog.uuid_send($1), 1, 8), 'hex'))::bit(64)::bigint
+			OPERATOR(pg_catalog.+) CASE WHEN pg_catalog.get_byte(pg_catalog.uuid_send($1), 0) OPERATOR(pg_catalog.>) 127 THEN 18446744073709551616 ELSE 0 END, 11)
+		OPERATOR(pg_catalog.||) @extschema@._base62(('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(pg_catalog.uuid_send($1), 9, 8), 'hex'))::bit(64)::bigint
+			OPERATOR(pg_catalog.+) CASE WHEN pg_catalog.get_byte(pg_catalog.uuid_send($1), 8) OPERATOR(pg_catalog.>) 127 THEN 18446744073709551616 ELSE 0 END, 11);
 COMMENT ON FUNCTION @extschema@.uuid_to_alphanumeric(pg_catalog.uuid) IS 'the 22-character base62 form of a uuid (DistributedId128)';
 
 CREATE OR REPLACE FUNCTION @extschema@._uuid_of(v numeric) RETURNS pg_catalog.uuid
@@ -1324,16 +1339,18 @@ CREATE OR REPLACE FUNCTION @extschema@.uuid_from_alphanumeric(pg_catalog.text) R
 	RETURN @extschema@._uuid_of(@extschema@._decode_fixed($1, 'alphanumeric uuid', 22, '{11,11}', 340282366920938463463374607431768211455, NULL));
 COMMENT ON FUNCTION @extschema@.uuid_from_alphanumeric(pg_catalog.text) IS 'uuid from its 22-character base62 form, strictly';
 
-CREATE OR REPLACE FUNCTION @extschema@.bigint_to_alphanumeric(bigint) RETURNS pg_catalog.text
+CREATE OR REPLACE FUNCTION @extschema@._bigint_refused(id bigint, what pg_catalog.text, detail pg_catalog.text) RETURNS pg_catalog.text
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	IF $1 OPERATOR(pg_catalog.<) 0 THEN
-		PERFORM _invalid(pg_catalog.format('bigint %s has no alphanumeric form', $1),
-						 'Only values from 0 to 9223372036854775807 are encoded.', '22003');
-	END IF;
-	RETURN _base62($1, 11);
+	RAISE EXCEPTION USING ERRCODE = '22003', MESSAGE = pg_catalog.format('bigint %s has no %s', id, what), DETAIL = detail;
 END
 $$;
+COMMENT ON FUNCTION @extschema@._bigint_refused(bigint, pg_catalog.text, pg_catalog.text) IS 'internal: the error for a negative bigint that has no encoded form';
+
+CREATE OR REPLACE FUNCTION @extschema@.bigint_to_alphanumeric(bigint) RETURNS pg_catalog.text
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	RETURN CASE WHEN $1 OPERATOR(pg_catalog.>=) 0 THEN @extschema@._base62($1, 11)
+		ELSE @extschema@._bigint_refused($1, 'alphanumeric form', 'Only values from 0 to 9223372036854775807 are encoded.') END;
 COMMENT ON FUNCTION @extschema@.bigint_to_alphanumeric(bigint) IS 'the 11-character base62 form of a non-negative bigint';
 
 CREATE OR REPLACE FUNCTION @extschema@.bigint_from_alphanumeric(pg_catalog.text) RETURNS bigint
@@ -1355,11 +1372,11 @@ CREATE OR REPLACE FUNCTION @extschema@._flaxid_refused(input pg_catalog.text) RE
 BEGIN
 	IF input OPERATOR(pg_catalog.!~) '^[-0-9A-Z_a-z]{16}$' THEN
 		IF input OPERATOR(pg_catalog.~) '[^-0-9A-Z_a-z]' THEN
-			PERFORM _invalid(pg_catalog.format('invalid input syntax for type flaxid: "%s"', input),
-							 _bad_char(input, pg_catalog.length(substring(input FROM '^[-0-9A-Z_a-z]*')) OPERATOR(pg_catalog.+) 1));
+			RAISE EXCEPTION USING ERRCODE = '22P02', MESSAGE = pg_catalog.format('invalid input syntax for type flaxid: "%s"', input), DETAIL =
+			pg_catalog.format('Unexpected character "%s" at position %s.', pg_catalog.substr(input, pg_catalog.length(substring(input FROM '^[-0-9A-Z_a-z]*')) OPERATOR(pg_catalog.+) 1, 1), pg_catalog.length(substring(input FROM '^[-0-9A-Z_a-z]*')) OPERATOR(pg_catalog.+) 1)
+				;
 		END IF;
-		PERFORM _invalid(pg_catalog.format('invalid input syntax for type flaxid: "%s"', input),
-						 pg_catalog.format('Expected 16 characters, found %s.', pg_catalog.length(input)));
+		RAISE EXCEPTION USING ERRCODE = '22P02', MESSAGE = pg_catalog.format('invalid input syntax for type flaxid: "%s"', input), DETAIL = pg_catalog.format('Expected 16 characters, found %s.', pg_catalog.length(input));
 	END IF;
 	RETURN input;
 END
@@ -1557,8 +1574,7 @@ COMMENT ON FUNCTION @extschema@.flaxid_max_for_timestamp(pg_catalog.timestamptz)
 CREATE OR REPLACE FUNCTION @extschema@._aes_key_error(key pg_catalog.bytea) RETURNS pg_catalog.bytea
 	LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	PERFORM _invalid(pg_catalog.format('public id key must be 16, 24 or 32 bytes long, not %s', pg_catalog.length(key)), NULL, '22023');
-	RETURN NULL;
+	RAISE EXCEPTION USING ERRCODE = '22023', MESSAGE = pg_catalog.format('public id key must be 16, 24 or 32 bytes long, not %s', pg_catalog.length(key));
 END
 $$;
 COMMENT ON FUNCTION @extschema@._aes_key_error(pg_catalog.bytea) IS 'internal: the error for a public id key of a wrong length';
@@ -1674,113 +1690,119 @@ END
 $$;
 COMMENT ON FUNCTION @extschema@._guid(pg_catalog.bytea) IS 'internal: 16 bytes as a uuid in .NET Guid byte order';
 
--- the plaintext block of a public id
+-- the plaintext block of a public id (Guid order is its own inverse)
 CREATE OR REPLACE FUNCTION @extschema@._unguid(public_id pg_catalog.uuid, key pg_catalog.bytea) RETURNS pg_catalog.bytea
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-DECLARE
-	h pg_catalog.text := pg_catalog.replace(public_id::pg_catalog.text, '-', '');
-BEGIN
-	RETURN _aes(pg_catalog.decode(pg_catalog.substr(h, 7, 2) OPERATOR(pg_catalog.||) pg_catalog.substr(h, 5, 2) OPERATOR(pg_catalog.||) pg_catalog.substr(h, 3, 2) OPERATOR(pg_catalog.||) pg_catalog.substr(h, 1, 2) OPERATOR(pg_catalog.||) pg_catalog.substr(h, 11, 2)
-					   OPERATOR(pg_catalog.||) pg_catalog.substr(h, 9, 2) OPERATOR(pg_catalog.||) pg_catalog.substr(h, 15, 2) OPERATOR(pg_catalog.||) pg_catalog.substr(h, 13, 2) OPERATOR(pg_catalog.||) pg_catalog.substr(h, 17), 'hex'), key, true);
-END
-$$;
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	RETURN @extschema@._aes(pg_catalog.uuid_send(@extschema@._guid(pg_catalog.uuid_send(public_id))), key, true);
 COMMENT ON FUNCTION @extschema@._unguid(pg_catalog.uuid, pg_catalog.bytea) IS 'internal: the decrypted block of a public id';
 
--- 8 bytes of x, little-endian
-CREATE OR REPLACE FUNCTION @extschema@._le64(x bigint) RETURNS pg_catalog.bytea
+-- The 8 bytes of X (a bigint), little-endian
+
+-- the plaintext block of a bigint id, and of a distid
+CREATE OR REPLACE FUNCTION @extschema@._bigint_block(id bigint) RETURNS pg_catalog.bytea
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
-	RETURN pg_catalog.int8send(((x OPERATOR(pg_catalog.>>) 56) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.|) ((x OPERATOR(pg_catalog.>>) 40) OPERATOR(pg_catalog.&) 65280) OPERATOR(pg_catalog.|) ((x OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 16711680) OPERATOR(pg_catalog.|) ((x OPERATOR(pg_catalog.>>) 8) OPERATOR(pg_catalog.&) 4278190080)
-					OPERATOR(pg_catalog.|) ((x OPERATOR(pg_catalog.&) 4278190080) OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) ((x OPERATOR(pg_catalog.&) 16711680) OPERATOR(pg_catalog.<<) 24) OPERATOR(pg_catalog.|) ((x OPERATOR(pg_catalog.&) 65280) OPERATOR(pg_catalog.<<) 40) OPERATOR(pg_catalog.|) (x OPERATOR(pg_catalog.<<) 56));
+	RETURN pg_catalog.decode('0000000000000000', 'hex') OPERATOR(pg_catalog.||)
+	pg_catalog.int8send(((id OPERATOR(pg_catalog.>>) 56) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.|) ((id OPERATOR(pg_catalog.>>) 40) OPERATOR(pg_catalog.&) 65280) OPERATOR(pg_catalog.|) ((id OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 16711680) OPERATOR(pg_catalog.|) ((id OPERATOR(pg_catalog.>>) 8) OPERATOR(pg_catalog.&) 4278190080)
+		OPERATOR(pg_catalog.|) ((id OPERATOR(pg_catalog.&) 4278190080) OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) ((id OPERATOR(pg_catalog.&) 16711680) OPERATOR(pg_catalog.<<) 24) OPERATOR(pg_catalog.|) ((id OPERATOR(pg_catalog.&) 65280) OPERATOR(pg_catalog.<<) 40) OPERATOR(pg_catalog.|) (id OPERATOR(pg_catalog.<<) 56))
+		;
 END
 $$;
-COMMENT ON FUNCTION @extschema@._le64(bigint) IS 'internal: the little-endian bytes of a 64-bit value';
+COMMENT ON FUNCTION @extschema@._bigint_block(bigint) IS 'internal: the plaintext block of a bigint''s public id';
+
+CREATE OR REPLACE FUNCTION @extschema@._distid_block(id numeric) RETURNS pg_catalog.bytea
+	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
+DECLARE
+	hi bigint := pg_catalog.div(id, 18446744073709551616)::bigint;
+	lo numeric := pg_catalog.mod(id, 18446744073709551616);
+	lo64 bigint := (lo OPERATOR(pg_catalog.-) CASE WHEN lo OPERATOR(pg_catalog.>) 9223372036854775807 THEN 18446744073709551616 ELSE 0 END)::bigint;
+BEGIN
+	RETURN pg_catalog.decode('00000000', 'hex') OPERATOR(pg_catalog.||) pg_catalog.substr(
+	pg_catalog.int8send(((hi OPERATOR(pg_catalog.>>) 56) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.|) ((hi OPERATOR(pg_catalog.>>) 40) OPERATOR(pg_catalog.&) 65280) OPERATOR(pg_catalog.|) ((hi OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 16711680) OPERATOR(pg_catalog.|) ((hi OPERATOR(pg_catalog.>>) 8) OPERATOR(pg_catalog.&) 4278190080)
+		OPERATOR(pg_catalog.|) ((hi OPERATOR(pg_catalog.&) 4278190080) OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) ((hi OPERATOR(pg_catalog.&) 16711680) OPERATOR(pg_catalog.<<) 24) OPERATOR(pg_catalog.|) ((hi OPERATOR(pg_catalog.&) 65280) OPERATOR(pg_catalog.<<) 40) OPERATOR(pg_catalog.|) (hi OPERATOR(pg_catalog.<<) 56))
+		, 1, 4) OPERATOR(pg_catalog.||)
+	pg_catalog.int8send(((lo64 OPERATOR(pg_catalog.>>) 56) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.|) ((lo64 OPERATOR(pg_catalog.>>) 40) OPERATOR(pg_catalog.&) 65280) OPERATOR(pg_catalog.|) ((lo64 OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 16711680) OPERATOR(pg_catalog.|) ((lo64 OPERATOR(pg_catalog.>>) 8) OPERATOR(pg_catalog.&) 4278190080)
+		OPERATOR(pg_catalog.|) ((lo64 OPERATOR(pg_catalog.&) 4278190080) OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) ((lo64 OPERATOR(pg_catalog.&) 16711680) OPERATOR(pg_catalog.<<) 24) OPERATOR(pg_catalog.|) ((lo64 OPERATOR(pg_catalog.&) 65280) OPERATOR(pg_catalog.<<) 40) OPERATOR(pg_catalog.|) (lo64 OPERATOR(pg_catalog.<<) 56))
+		;
+END
+$$;
+COMMENT ON FUNCTION @extschema@._distid_block(numeric) IS 'internal: the plaintext block of a distid''s public id';
 
 CREATE OR REPLACE FUNCTION @extschema@.public_id(id bigint, key pg_catalog.bytea) RETURNS pg_catalog.uuid
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-BEGIN
-	IF id OPERATOR(pg_catalog.<) 0 THEN
-		PERFORM _invalid(pg_catalog.format('bigint %s has no public id', id),
-						 'Public ids are defined for values from 0 to 9223372036854775807.', '22003');
-	END IF;
-	RETURN _guid(_aes(pg_catalog.decode('0000000000000000', 'hex') OPERATOR(pg_catalog.||) _le64(id), key, false));
-END
-$$;
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	RETURN CASE WHEN id OPERATOR(pg_catalog.>=) 0 THEN @extschema@._guid(@extschema@._aes(@extschema@._bigint_block(id), key, false))
+		ELSE @extschema@._bigint_refused(id, 'public id', 'Public ids are defined for values from 0 to 9223372036854775807.')::pg_catalog.uuid END;
 COMMENT ON FUNCTION @extschema@.public_id(bigint, pg_catalog.bytea) IS 'public id (AES, one block, Guid order) of a bigint id with the given 16/24/32-byte key';
 
 -- an int4 argument would be ambiguous between bigint and numeric (distid)
 CREATE OR REPLACE FUNCTION @extschema@.public_id(id pg_catalog.int4, key pg_catalog.bytea) RETURNS pg_catalog.uuid
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-BEGIN
-	RETURN public_id(id::bigint, key);
-END
-$$;
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	RETURN @extschema@.public_id(id::bigint, key);
 COMMENT ON FUNCTION @extschema@.public_id(pg_catalog.int4, pg_catalog.bytea) IS 'public id of an integer id: that of the same bigint';
 
 CREATE OR REPLACE FUNCTION @extschema@.public_id(id numeric, key pg_catalog.bytea) RETURNS pg_catalog.uuid
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-DECLARE
-	lo numeric;
-BEGIN
-	IF NOT ((id OPERATOR(pg_catalog.>=) 0 AND id OPERATOR(pg_catalog.<=) 9999999999999999999999999999) AND pg_catalog.scale(id) OPERATOR(pg_catalog.=) 0) THEN
-		id := distid(id);
-	END IF;
-	lo := pg_catalog.mod(id, 18446744073709551616);
-	RETURN _guid(_aes(pg_catalog.decode('00000000', 'hex') OPERATOR(pg_catalog.||) pg_catalog.substr(_le64(pg_catalog.div(id, 18446744073709551616)::bigint), 1, 4)
-					  OPERATOR(pg_catalog.||) _le64((lo OPERATOR(pg_catalog.-) CASE WHEN lo OPERATOR(pg_catalog.>) 9223372036854775807 THEN 18446744073709551616 ELSE 0 END)::bigint),
-					  key, false));
-END
-$$;
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	RETURN @extschema@._guid(@extschema@._aes(@extschema@._distid_block(@extschema@.distid(id)), key, false));
 COMMENT ON FUNCTION @extschema@.public_id(numeric, pg_catalog.bytea) IS 'public id (AES, one block, Guid order) of a distid with the given 16/24/32-byte key';
 
 CREATE OR REPLACE FUNCTION @extschema@.public_id(id pg_catalog.uuid, key pg_catalog.bytea) RETURNS pg_catalog.uuid
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-BEGIN
-	RETURN _guid(_aes(pg_catalog.uuid_send(id), key, false));
-END
-$$;
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	RETURN @extschema@._guid(@extschema@._aes(pg_catalog.uuid_send(id), key, false));
 COMMENT ON FUNCTION @extschema@.public_id(pg_catalog.uuid, pg_catalog.bytea) IS 'public id (AES, one block, Guid order) of a uuid (iuid, DistributedId128) with the given 16/24/32-byte key';
 
 -- Decoding checks what the C functions check: a bigint's block starts with
 -- 8 zero bytes and holds at most 2^63-1, a distid's with 4 and at most
 -- 10^28-1; any other block is no id of that kind: NULL.
-CREATE OR REPLACE FUNCTION @extschema@.public_id_to_bigint(public_id pg_catalog.uuid, key pg_catalog.bytea) RETURNS bigint
+CREATE OR REPLACE FUNCTION @extschema@._bigint_of_block(p pg_catalog.bytea) RETURNS bigint
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 DECLARE
-	p pg_catalog.bytea := _unguid(public_id, key);
 	v bigint;
 BEGIN
 	IF pg_catalog.substr(p, 1, 8) OPERATOR(pg_catalog.<>) pg_catalog.decode('0000000000000000', 'hex') THEN
 		RETURN NULL;
 	END IF;
-	v := ('x' OPERATOR(pg_catalog.||) pg_catalog.encode(_le64(('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(p, 9), 'hex'))::bit(64)::bigint), 'hex'))::bit(64)::bigint;
+	v := ('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(p, 9), 'hex'))::bit(64)::bigint;
+	v := ('x' OPERATOR(pg_catalog.||) pg_catalog.encode(
+	pg_catalog.int8send(((v OPERATOR(pg_catalog.>>) 56) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.|) ((v OPERATOR(pg_catalog.>>) 40) OPERATOR(pg_catalog.&) 65280) OPERATOR(pg_catalog.|) ((v OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 16711680) OPERATOR(pg_catalog.|) ((v OPERATOR(pg_catalog.>>) 8) OPERATOR(pg_catalog.&) 4278190080)
+		OPERATOR(pg_catalog.|) ((v OPERATOR(pg_catalog.&) 4278190080) OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) ((v OPERATOR(pg_catalog.&) 16711680) OPERATOR(pg_catalog.<<) 24) OPERATOR(pg_catalog.|) ((v OPERATOR(pg_catalog.&) 65280) OPERATOR(pg_catalog.<<) 40) OPERATOR(pg_catalog.|) (v OPERATOR(pg_catalog.<<) 56))
+		, 'hex'))::bit(64)::bigint;
 	RETURN CASE WHEN v OPERATOR(pg_catalog.>=) 0 THEN v END;
 END
 $$;
+COMMENT ON FUNCTION @extschema@._bigint_of_block(pg_catalog.bytea) IS 'internal: the bigint id of a decrypted block; NULL if it is not one';
+
+CREATE OR REPLACE FUNCTION @extschema@.public_id_to_bigint(public_id pg_catalog.uuid, key pg_catalog.bytea) RETURNS bigint
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	RETURN @extschema@._bigint_of_block(@extschema@._unguid(public_id, key));
 COMMENT ON FUNCTION @extschema@.public_id_to_bigint(pg_catalog.uuid, pg_catalog.bytea) IS 'bigint id of a public id made with the given key; NULL if it is not one';
 
-CREATE OR REPLACE FUNCTION @extschema@.public_id_to_distid(public_id pg_catalog.uuid, key pg_catalog.bytea) RETURNS numeric
+CREATE OR REPLACE FUNCTION @extschema@._distid_of_block(p pg_catalog.bytea) RETURNS numeric
 	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 DECLARE
-	p pg_catalog.bytea := _unguid(public_id, key);
 	lo bigint;
 	v numeric;
 BEGIN
 	IF pg_catalog.substr(p, 1, 4) OPERATOR(pg_catalog.<>) pg_catalog.decode('00000000', 'hex') THEN
 		RETURN NULL;
 	END IF;
-	lo := ('x' OPERATOR(pg_catalog.||) pg_catalog.encode(_le64(('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(p, 9), 'hex'))::bit(64)::bigint), 'hex'))::bit(64)::bigint;
+	lo := ('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(p, 9), 'hex'))::bit(64)::bigint;
+	lo := ('x' OPERATOR(pg_catalog.||) pg_catalog.encode(
+	pg_catalog.int8send(((lo OPERATOR(pg_catalog.>>) 56) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.|) ((lo OPERATOR(pg_catalog.>>) 40) OPERATOR(pg_catalog.&) 65280) OPERATOR(pg_catalog.|) ((lo OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 16711680) OPERATOR(pg_catalog.|) ((lo OPERATOR(pg_catalog.>>) 8) OPERATOR(pg_catalog.&) 4278190080)
+		OPERATOR(pg_catalog.|) ((lo OPERATOR(pg_catalog.&) 4278190080) OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) ((lo OPERATOR(pg_catalog.&) 16711680) OPERATOR(pg_catalog.<<) 24) OPERATOR(pg_catalog.|) ((lo OPERATOR(pg_catalog.&) 65280) OPERATOR(pg_catalog.<<) 40) OPERATOR(pg_catalog.|) (lo OPERATOR(pg_catalog.<<) 56))
+		, 'hex'))::bit(64)::bigint;
 	v := (pg_catalog.get_byte(p, 4) OPERATOR(pg_catalog.+) (pg_catalog.get_byte(p, 5) OPERATOR(pg_catalog.*) 256) OPERATOR(pg_catalog.+) (pg_catalog.get_byte(p, 6) OPERATOR(pg_catalog.*) 65536) OPERATOR(pg_catalog.+) (pg_catalog.get_byte(p, 7) OPERATOR(pg_catalog.*) 16777216::numeric))
 		 OPERATOR(pg_catalog.*) 18446744073709551616 OPERATOR(pg_catalog.+) lo OPERATOR(pg_catalog.+) CASE WHEN lo OPERATOR(pg_catalog.<) 0 THEN 18446744073709551616 ELSE 0 END;
 	RETURN CASE WHEN v OPERATOR(pg_catalog.<=) 9999999999999999999999999999 THEN v END;
 END
 $$;
+COMMENT ON FUNCTION @extschema@._distid_of_block(pg_catalog.bytea) IS 'internal: the distid of a decrypted block; NULL if it is not one';
+
+CREATE OR REPLACE FUNCTION @extschema@.public_id_to_distid(public_id pg_catalog.uuid, key pg_catalog.bytea) RETURNS numeric
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	RETURN @extschema@._distid_of_block(@extschema@._unguid(public_id, key));
 COMMENT ON FUNCTION @extschema@.public_id_to_distid(pg_catalog.uuid, pg_catalog.bytea) IS 'distid (a numeric) of a public id made with the given key; NULL if it is not one';
 
 CREATE OR REPLACE FUNCTION @extschema@.public_id_to_uuid(public_id pg_catalog.uuid, key pg_catalog.bytea) RETURNS pg_catalog.uuid
-	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-BEGIN
-	RETURN pg_catalog.encode(_unguid(public_id, key), 'hex')::pg_catalog.uuid;
-END
-$$;
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	RETURN pg_catalog.encode(@extschema@._unguid(public_id, key), 'hex')::pg_catalog.uuid;
 COMMENT ON FUNCTION @extschema@.public_id_to_uuid(pg_catalog.uuid, pg_catalog.bytea) IS 'uuid of a public id made with the given key';

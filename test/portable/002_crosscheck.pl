@@ -62,13 +62,15 @@ is( $q->(
 is( $q->(
 		qq{SELECT string_agg(p.oid::regprocedure::text, ' ' ORDER BY p.oid::regprocedure::text COLLATE "C") $fn AND p.prosqlbody IS NOT NULL}),
 	'idgen_portable._aes(bytea,bytea,boolean) idgen_portable._flaxid_pairs() idgen_portable._ms_time(bigint) '
-	  . 'idgen_portable.bigint_from_alphanumeric(text) idgen_portable.distid(numeric) idgen_portable.distid(text) '
+	  . 'idgen_portable._unguid(uuid,bytea) idgen_portable.bigint_from_alphanumeric(text) '
+	  . 'idgen_portable.bigint_to_alphanumeric(bigint) idgen_portable.distid(numeric) idgen_portable.distid(text) '
 	  . 'idgen_portable.distid128_from_timestamp(timestamp with time zone) idgen_portable.distid128_generate() '
 	  . 'idgen_portable.distid128_max_for_timestamp(timestamp with time zone) idgen_portable.distid128_timestamp(uuid) '
 	  . 'idgen_portable.distid_from_alphanumeric(text) idgen_portable.distid_from_hex(text) '
 	  . 'idgen_portable.distid_from_timestamp(timestamp with time zone) idgen_portable.distid_generate() '
 	  . 'idgen_portable.distid_generate_dense() idgen_portable.distid_max_for_timestamp(timestamp with time zone) '
-	  . 'idgen_portable.distid_timestamp(numeric) idgen_portable.flaxid(text) '
+	  . 'idgen_portable.distid_timestamp(numeric) idgen_portable.distid_to_alphanumeric(numeric) '
+	  . 'idgen_portable.distid_to_hex(numeric) idgen_portable.flaxid(text) '
 	  . 'idgen_portable.flaxid_from_timestamp(timestamp with time zone) idgen_portable.flaxid_generate() '
 	  . 'idgen_portable.flaxid_max_for_timestamp(timestamp with time zone) idgen_portable.flaxid_timestamp(text) '
 	  . 'idgen_portable.iuid(text) idgen_portable.iuid(uuid) idgen_portable.iuid_country(uuid) '
@@ -76,8 +78,12 @@ is( $q->(
 	  . 'idgen_portable.iuid_from_timestamp(timestamp with time zone) idgen_portable.iuid_generate(integer,integer) '
 	  . 'idgen_portable.iuid_generate(integer,integer,timestamp with time zone) '
 	  . 'idgen_portable.iuid_max_for_timestamp(timestamp with time zone) idgen_portable.iuid_timestamp(uuid) '
-	  . 'idgen_portable.uuid_from_alphanumeric(text)',
-	'SQL-standard bodies: _aes (which binds pgcrypto), the generators, extractors, bounds and checks that are inlined (009_inline.pl), and the text inputs, which take no collation from their caller (014_collation.pl)');
+	  . 'idgen_portable.public_id(bigint,bytea) idgen_portable.public_id(integer,bytea) '
+	  . 'idgen_portable.public_id(numeric,bytea) idgen_portable.public_id(uuid,bytea) '
+	  . 'idgen_portable.public_id_to_bigint(uuid,bytea) idgen_portable.public_id_to_distid(uuid,bytea) '
+	  . 'idgen_portable.public_id_to_uuid(uuid,bytea) idgen_portable.uuid_from_alphanumeric(text) '
+	  . 'idgen_portable.uuid_to_alphanumeric(uuid)',
+	'SQL-standard bodies: _aes (which binds pgcrypto), the generators, extractors, bounds and checks that are inlined (009_inline.pl), the text inputs, which take no collation from their caller (014_collation.pl), and every function that calls another of the edition (015_usage.pl)');
 is( $q->(
 		qq{SELECT string_agg(p.proname || ':' || p.provolatile::text || p.proparallel::text, ' ' ORDER BY p.proname COLLATE "C") $fn
 		AND (p.provolatile <> 'i' OR p.proparallel <> 's')}),

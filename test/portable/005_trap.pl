@@ -164,7 +164,7 @@ my @breaks = (
 	[ 'at install (an operator of the schema check)', 'WHERE n.nspname OPERATOR(pg_catalog.=) s', 'WHERE n.nspname = s' ],
 	[ 'in a body (format() of _uuid_syntax_detail)', q{RETURN pg_catalog.format('Expected 32 hexadecimal digits},
 		q{RETURN format('Expected 32 hexadecimal digits} ],
-	[ 'in a cast (::text in iuid(uuid))', 't pg_catalog.text := id::pg_catalog.text;', 't pg_catalog.text := id::text;' ],
+	[ 'in a cast (::text in iuid(uuid))', 'IF pg_catalog.substr(id::pg_catalog.text, 15, 1)', 'IF pg_catalog.substr(id::text, 15, 1)' ],
 	[ 'the pgcrypto binding (length() in _aes)', 'WHEN NOT (pg_catalog.length(key)', 'WHEN NOT (length(key)' ],
 	[ 'in a generator\'s worker, which pins no path (uuid_hash_extended() in _distid128_next)',
 		q{fresh_hi := (frac OPERATOR(pg_catalog.<<) 3) OPERATOR(pg_catalog.|) (pg_catalog.uuid_hash_extended(u, 1)},

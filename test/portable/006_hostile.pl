@@ -103,10 +103,11 @@ is($node->safe_psql('f2b', 'SELECT count(*) FROM c.loot'), '0',
 like($err, qr/cannot drop extension pgcrypto because other objects depend on it.*function ids\._aes/s,
 	'DROP EXTENSION pgcrypto refuses: _aes depends on it');
 ($ret, $out, $err) = $as->('f2b', 'owner', 'DROP EXTENSION pgcrypto CASCADE');
-like($err, qr/drop cascades to function ids\._aes/, 'with CASCADE it drops _aes');
+like($err, qr/drop cascades to function ids\._aes.*drop cascades to function ids\.public_id\(numeric,bytea\)/s,
+	'with CASCADE it drops _aes, and the public ids bound to it');
 ($ret, $out, $err) = $as->('f2b', 'victim', $calls);
-like($err, qr/function _aes\(bytea, bytea, boolean\) does not exist/,
-	'and public ids fail until pgcrypto is back and the script run again');
+like($err, qr/function ids\.public_id\(numeric, bytea\) does not exist/,
+	'so public ids fail until pgcrypto is back and the script run again');
 $as->('f2b', 'owner', 'CREATE EXTENSION pgcrypto SCHEMA c_old');
 ($ok, $perr) = psql_file($node, 'f2b', 'owner', "$portable/install_psql.sql", 'schema=ids');
 is(($as->('f2b', 'victim', $calls))[1], $calls_ok, 'which brings them back');
@@ -159,6 +160,55 @@ is(($as->(
 		AND ('x' || substr(current_setting('idgp.iuid'), 17, 16))::bit(64)::bigint & 18014398509481983 <= 4294967296;
 }))[1], "f\nt",
 	'a chosen value: the next role\'s id is in the millisecond the previous role chose, its random field counted on from the value it chose');
+
+#
+# A fresh-eye attack (branch atk6, on 9ff1339): objects another role made
+# in the schema while it could create there (public as PostgreSQL 14 and
+# earlier made it, hardened since as CVE-2018-1058 advises) were kept by
+# the install, and overloads that match a call better than the edition's
+# helpers ran as the caller (a superuser: "pwned"); red before the fix:
+# the install ran.  And running the script again granted USAGE to PUBLIC
+# again after a REVOKE (red before: bob generated).
+#
+$node->safe_psql(
+	'postgres', q{
+	CREATE DATABASE legacy OWNER owner;
+	CREATE ROLE carol LOGIN;
+});
+$node->safe_psql(
+	'legacy', q{
+	ALTER SCHEMA public OWNER TO owner;
+	GRANT CREATE ON SCHEMA public TO PUBLIC;
+	CREATE EXTENSION pgcrypto SCHEMA public;
+});
+($ret, $out, $err) = $as->(
+	'legacy', 'carol', q{
+	CREATE FUNCTION public._base62(v bigint, width int) RETURNS text LANGUAGE sql AS $$ SELECT 'pwned' $$;});
+is($ret, 0, 'while public is writable, another role makes a better-matching overload of a helper') or diag($err);
+$node->safe_psql('legacy', 'REVOKE CREATE ON SCHEMA public FROM PUBLIC');
+($ok, $perr) = psql_file($node, 'legacy', 'owner', "$portable/install_psql.sql", 'schema=public');
+like($perr, qr/ERROR:  idgen_portable must be installed into a schema of its own\nDETAIL:  Schema public holds function _base62\(bigint,integer\), which belongs to role carol/,
+	'the install refuses the schema once it is no longer writable: it holds an object of another role');
+is($node->safe_psql('legacy', q{SELECT count(*) FROM pg_proc WHERE proname = 'bigint_to_alphanumeric'}), '0', 'and installs nothing');
+($ret, $out, $err) = $as->('legacy', 'carol', 'CREATE SCHEMA c; ALTER FUNCTION public._base62(bigint, int) SET SCHEMA c');
+isnt($ret, 0, 'the other role cannot move it out of the schema by itself (no CREATE there now)');
+$node->safe_psql('legacy', 'ALTER FUNCTION public._base62(bigint, int) OWNER TO owner');
+($ok, $perr) = psql_file($node, 'legacy', 'owner', "$portable/install_psql.sql", 'schema=public');
+ok($ok, 'owned by the schema\'s owner, the same object is no refusal') or diag($perr);
+
+$node->safe_psql('postgres', 'CREATE DATABASE regrant OWNER owner');
+($ret, $out, $err) = $as->('regrant', 'owner', 'CREATE SCHEMA c; CREATE EXTENSION pgcrypto SCHEMA c;');
+($ok, $perr) = psql_file($node, 'regrant', 'owner', "$portable/install_psql.sql", 'schema=ids');
+ok($ok, 'installed into a new schema') or diag($perr);
+is(($as->('regrant', 'victim', 'SELECT ids.iuid_generate(1, 2) IS NOT NULL'))[1], 't', 'every role may call it');
+$as->('regrant', 'owner', 'REVOKE USAGE ON SCHEMA ids FROM PUBLIC; GRANT USAGE ON SCHEMA ids TO carol;');
+($ok, $perr) = psql_file($node, 'regrant', 'owner', "$portable/install_psql.sql", 'schema=ids');
+ok($ok, 'the script run again, to update') or diag($perr);
+is( $node->safe_psql('regrant', q{SELECT array_to_string(ARRAY(SELECT a.grantee::regrole::text || ':' || a.privilege_type
+		FROM pg_namespace n, aclexplode(n.nspacl) a WHERE n.nspname = 'ids' ORDER BY 1), ' ')}),
+	'carol:USAGE owner:CREATE owner:USAGE', 'the schema\'s privileges are as they were set');
+($ret, $out, $err) = $as->('regrant', 'victim', 'SELECT ids.iuid_generate(1, 2)');
+like($err, qr/permission denied for schema ids/, 'a role the REVOKE left out still cannot call it');
 
 #
 # pg_tle: finding 3, and DROP EXTENSION pgcrypto CASCADE

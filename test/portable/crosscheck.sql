@@ -93,7 +93,10 @@ INSERT INTO xc.inputs SELECT 'distid', m FROM xc.mutations(ARRAY[
 	'1088824355131185736905670087', '0'], xc.chars()) m;
 INSERT INTO xc.inputs SELECT 'distid', i FROM unnest(ARRAY['', ' ', '+1', '-1', '1.0', '1e3', '0x10',
 	'10000000000000000000000000000', '99999999999999999999999999999999999', '00000000000000000000000000000000042',
-	'9999999999999999999999999999x', repeat('9', 60)]) i ON CONFLICT DO NOTHING;
+	'9999999999999999999999999999x', repeat('9', 60),
+	-- beyond the 131072 digits numeric reads (atk6: core's "value overflows
+	-- numeric format" then, not distid's error), and zeros before a digit
+	repeat('9', 131072), repeat('9', 131073), repeat('0', 131073) || '7']) i ON CONFLICT DO NOTHING;
 INSERT INTO xc.inputs SELECT 'flaxid', m FROM xc.mutations(ARRAY['0RdKJcxqVBiAiQr0', 'zzzzzzzzzzzzzzzz'], xc.chars()) m;
 INSERT INTO xc.inputs SELECT 'distid_alnum', m FROM xc.mutations(ARRAY['3zfAkCP7ZtzfeQYp', 'BzzzzLygxsJmLzzz'], xc.chars()) m;
 INSERT INTO xc.inputs SELECT 'distid_alnum', i FROM unnest(ARRAY['AzL8n0Y58m7LzzzZ', 'AzL8n0Y58m7Lzzz0',
