@@ -144,7 +144,9 @@ COMMENT ON FUNCTION :"schema".idgen_portable_version() IS 'version of the idgen_
 -- calling role has no USAGE on (doc/portable.md restricts the edition so),
 -- while a role without it may still reach the functions through what was
 -- bound to them when made (a view, a default, a check, a SQL-standard
--- body: test/portable/015_usage.pl).  The SQL-standard bodies compose them.
+-- body: test/portable/015_usage.pl).  The SQL-standard bodies compose them,
+-- not STRICT where NULL gives NULL through the expression (the planner
+-- inlines only such a STRICT function whose body is strict itself).
 
 -- The detail naming the character at POS of INPUT (an expression)
 
@@ -409,13 +411,16 @@ END
 $$;
 COMMENT ON FUNCTION :"schema"._uuid_syntax_detail(pg_catalog.text) IS 'internal: what is wrong with a uuid''s text';
 
--- (syntax: NULL when input is a uuid's text, else the detail of its error)
+-- (syntax: NULL when input is a uuid's text, else the detail of its error;
+-- not STRICT, NULL input gives NULL)
 CREATE OR REPLACE FUNCTION :"schema"._iuid_in(input pg_catalog.text, syntax pg_catalog.text) RETURNS pg_catalog.uuid
 	LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SET search_path FROM CURRENT AS $$
 DECLARE
 	u pg_catalog.uuid;
 BEGIN
-	IF syntax IS NOT NULL THEN
+	IF input IS NULL THEN
+		RETURN NULL;
+	ELSIF syntax IS NOT NULL THEN
 		RAISE EXCEPTION USING ERRCODE = '22P02', MESSAGE = pg_catalog.format('invalid input syntax for type iuid: "%s"', input), DETAIL = syntax;
 	END IF;
 	u := input::pg_catalog.uuid;
@@ -440,7 +445,7 @@ COMMENT ON FUNCTION :"schema"._iuid_in(pg_catalog.text, pg_catalog.text) IS 'int
 -- substring searches (0A000) and compares case-insensitively; the C
 -- types' input takes none (test/portable/014_collation.pl)
 CREATE OR REPLACE FUNCTION :"schema".iuid(input pg_catalog.text) RETURNS pg_catalog.uuid
-	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
 	RETURN :"schema"._iuid_in(input, CASE WHEN input OPERATOR(pg_catalog.~) '^([{][0-9a-fA-F]{4}(-?[0-9a-fA-F]{4}){7}[}]|[0-9a-fA-F]{4}(-?[0-9a-fA-F]{4}){7})$' THEN NULL
 		ELSE coalesce(:"schema"._uuid_syntax_detail(input), '') END);
 COMMENT ON FUNCTION :"schema".iuid(pg_catalog.text) IS 'text to iuid (a uuid), checked as the C type''s input checks it: uuid syntax, version 8, variant 10';
@@ -1156,26 +1161,26 @@ $$;
 COMMENT ON FUNCTION :"schema"._decode_fixed(pg_catalog.text, pg_catalog.text, int, int[], numeric, pg_catalog.text) IS 'internal: strict decoding of a fixed-width encoded id';
 
 CREATE OR REPLACE FUNCTION :"schema".distid_to_alphanumeric(numeric) RETURNS pg_catalog.text
-	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
 	RETURN :"schema"._base62(pg_catalog.div(:"schema".distid($1), 18446744073709551616), 5)
 		OPERATOR(pg_catalog.||) :"schema"._base62(pg_catalog.mod(:"schema".distid($1), 18446744073709551616), 11);
 COMMENT ON FUNCTION :"schema".distid_to_alphanumeric(numeric) IS 'the 16-character base62 form of a distid';
 
 CREATE OR REPLACE FUNCTION :"schema".distid_from_alphanumeric(pg_catalog.text) RETURNS numeric
-	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
 	RETURN :"schema"._decode_fixed($1, 'alphanumeric distid', 16, '{5,11}', 9999999999999999999999999999,
 		 'The value exceeds 9999999999999999999999999999.');
 COMMENT ON FUNCTION :"schema".distid_from_alphanumeric(pg_catalog.text) IS 'distid (a numeric) from its 16-character base62 form, strictly';
 
 CREATE OR REPLACE FUNCTION :"schema".distid_to_hex(numeric) RETURNS pg_catalog.text
-	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
 	RETURN pg_catalog.upper(pg_catalog.lpad(pg_catalog.to_hex(pg_catalog.div(:"schema".distid($1), 18446744073709551616)::bigint), 10, '0')
 		OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(pg_catalog.div(pg_catalog.mod(:"schema".distid($1), 18446744073709551616), 4294967296)::bigint), 8, '0')
 		OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(pg_catalog.mod(:"schema".distid($1), 4294967296)::bigint), 8, '0'));
 COMMENT ON FUNCTION :"schema".distid_to_hex(numeric) IS 'the 26-digit upper-case hexadecimal form of a distid';
 
 CREATE OR REPLACE FUNCTION :"schema".distid_from_hex(pg_catalog.text) RETURNS numeric
-	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
 	RETURN :"schema"._decode_fixed($1, 'hexadecimal distid', 26, NULL, 9999999999999999999999999999,
 		 'The value exceeds 9999999999999999999999999999.');
 COMMENT ON FUNCTION :"schema".distid_from_hex(pg_catalog.text) IS 'distid (a numeric) from its 26-digit hexadecimal form, strictly';
@@ -1325,7 +1330,7 @@ COMMENT ON FUNCTION :"schema".distid128_max_for_timestamp(pg_catalog.timestamptz
 
 -- (each half as an unsigned number)
 CREATE OR REPLACE FUNCTION :"schema".uuid_to_alphanumeric(pg_catalog.uuid) RETURNS pg_catalog.text
-	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
 	RETURN :"schema"._base62(('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(pg_catalog.uuid_send($1), 1, 8), 'hex'))::bit(64)::bigint
 			OPERATOR(pg_catalog.+) CASE WHEN pg_catalog.get_byte(pg_catalog.uuid_send($1), 0) OPERATOR(pg_catalog.>) 127 THEN 18446744073709551616 ELSE 0 END, 11)
 		OPERATOR(pg_catalog.||) :"schema"._base62(('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(pg_catalog.uuid_send($1), 9, 8), 'hex'))::bit(64)::bigint
@@ -1344,7 +1349,7 @@ $$;
 COMMENT ON FUNCTION :"schema"._uuid_of(numeric) IS 'internal: the uuid of a number from 0 to 2^128-1';
 
 CREATE OR REPLACE FUNCTION :"schema".uuid_from_alphanumeric(pg_catalog.text) RETURNS pg_catalog.uuid
-	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
 	RETURN :"schema"._uuid_of(:"schema"._decode_fixed($1, 'alphanumeric uuid', 22, '{11,11}', 340282366920938463463374607431768211455, NULL));
 COMMENT ON FUNCTION :"schema".uuid_from_alphanumeric(pg_catalog.text) IS 'uuid from its 22-character base62 form, strictly';
 
@@ -1357,13 +1362,13 @@ $$;
 COMMENT ON FUNCTION :"schema"._bigint_refused(bigint, pg_catalog.text, pg_catalog.text) IS 'internal: the error for a negative bigint that has no encoded form';
 
 CREATE OR REPLACE FUNCTION :"schema".bigint_to_alphanumeric(bigint) RETURNS pg_catalog.text
-	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
 	RETURN CASE WHEN $1 OPERATOR(pg_catalog.>=) 0 THEN :"schema"._base62($1, 11)
 		ELSE :"schema"._bigint_refused($1, 'alphanumeric form', 'Only values from 0 to 9223372036854775807 are encoded.') END;
 COMMENT ON FUNCTION :"schema".bigint_to_alphanumeric(bigint) IS 'the 11-character base62 form of a non-negative bigint';
 
 CREATE OR REPLACE FUNCTION :"schema".bigint_from_alphanumeric(pg_catalog.text) RETURNS bigint
-	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
 	RETURN :"schema"._decode_fixed($1, 'alphanumeric bigint', 11, '{11}', 9223372036854775807,
 		 'The value exceeds 9223372036854775807.')::bigint;
 COMMENT ON FUNCTION :"schema".bigint_from_alphanumeric(pg_catalog.text) IS 'bigint from its 11-character base62 form, strictly';
@@ -1580,13 +1585,17 @@ COMMENT ON FUNCTION :"schema".flaxid_max_for_timestamp(pg_catalog.timestamptz) I
 -- CASCADE it drops it too).  The key passes through these functions: they
 -- must be pgcrypto's, and pgcrypto must belong to a role that could not
 -- replace or drop them behind the installer's back (doc/security.md).
-CREATE OR REPLACE FUNCTION :"schema"._aes_key_error(key pg_catalog.bytea) RETURNS pg_catalog.bytea
-	LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SET search_path FROM CURRENT AS $$
+-- (STRICT: a NULL block, of a NULL id, gives NULL, as the C functions do
+-- without looking at the key)
+CREATE OR REPLACE FUNCTION :"schema"._aes_key_error(key pg_catalog.bytea, block pg_catalog.bytea) RETURNS pg_catalog.bytea
+	LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
+	-- plpgsql_check: warning extra 00000 [unused parameter "block"] it is there for STRICT
+	-- alone: a NULL block gives NULL, not this error.
 	RAISE EXCEPTION USING ERRCODE = '22023', MESSAGE = pg_catalog.format('public id key must be 16, 24 or 32 bytes long, not %s', pg_catalog.length(key));
 END
 $$;
-COMMENT ON FUNCTION :"schema"._aes_key_error(pg_catalog.bytea) IS 'internal: the error for a public id key of a wrong length';
+COMMENT ON FUNCTION :"schema"._aes_key_error(pg_catalog.bytea, pg_catalog.bytea) IS 'internal: the error for a public id key of a wrong length';
 
 -- Whether a function _aes calls is one of pgcrypto's that the installer may
 -- trust: a member of the extension pgcrypto, in C (only a superuser or an
@@ -1678,7 +1687,7 @@ BEGIN
 			RETURNS pg_catalog.bytea LANGUAGE sql IMMUTABLE PARALLEL SAFE
 		RETURN CASE
 			WHEN %3$L::%1$I._pgcrypto_function[] IS NULL THEN NULL
-			WHEN NOT (pg_catalog.length(key) OPERATOR(pg_catalog.=) ANY ('{16,24,32}'::pg_catalog.int4[])) THEN %1$I._aes_key_error(key)
+			WHEN NOT (pg_catalog.length(key) OPERATOR(pg_catalog.=) ANY ('{16,24,32}'::pg_catalog.int4[])) THEN %1$I._aes_key_error(key, block)
 			WHEN decrypt THEN %2$I.decrypt(block, key, 'aes-ecb/pad:none'::pg_catalog.text)
 			ELSE %2$I.encrypt(block, key, 'aes-ecb/pad:none'::pg_catalog.text) END$f$, ours, crypto,
 		ARRAY[pg_catalog.format('%I.encrypt(pg_catalog.bytea,pg_catalog.bytea,pg_catalog.text)', crypto),
@@ -1701,7 +1710,7 @@ COMMENT ON FUNCTION :"schema"._guid(pg_catalog.bytea) IS 'internal: 16 bytes as 
 
 -- the plaintext block of a public id (Guid order is its own inverse)
 CREATE OR REPLACE FUNCTION :"schema"._unguid(public_id pg_catalog.uuid, key pg_catalog.bytea) RETURNS pg_catalog.bytea
-	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
 	RETURN :"schema"._aes(pg_catalog.uuid_send(:"schema"._guid(pg_catalog.uuid_send(public_id))), key, true);
 COMMENT ON FUNCTION :"schema"._unguid(pg_catalog.uuid, pg_catalog.bytea) IS 'internal: the decrypted block of a public id';
 
@@ -1738,24 +1747,24 @@ $$;
 COMMENT ON FUNCTION :"schema"._distid_block(numeric) IS 'internal: the plaintext block of a distid''s public id';
 
 CREATE OR REPLACE FUNCTION :"schema".public_id(id bigint, key pg_catalog.bytea) RETURNS pg_catalog.uuid
-	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
 	RETURN CASE WHEN id OPERATOR(pg_catalog.>=) 0 THEN :"schema"._guid(:"schema"._aes(:"schema"._bigint_block(id), key, false))
 		ELSE :"schema"._bigint_refused(id, 'public id', 'Public ids are defined for values from 0 to 9223372036854775807.')::pg_catalog.uuid END;
 COMMENT ON FUNCTION :"schema".public_id(bigint, pg_catalog.bytea) IS 'public id (AES, one block, Guid order) of a bigint id with the given 16/24/32-byte key';
 
 -- an int4 argument would be ambiguous between bigint and numeric (distid)
 CREATE OR REPLACE FUNCTION :"schema".public_id(id pg_catalog.int4, key pg_catalog.bytea) RETURNS pg_catalog.uuid
-	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
 	RETURN :"schema".public_id(id::bigint, key);
 COMMENT ON FUNCTION :"schema".public_id(pg_catalog.int4, pg_catalog.bytea) IS 'public id of an integer id: that of the same bigint';
 
 CREATE OR REPLACE FUNCTION :"schema".public_id(id numeric, key pg_catalog.bytea) RETURNS pg_catalog.uuid
-	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
 	RETURN :"schema"._guid(:"schema"._aes(:"schema"._distid_block(:"schema".distid(id)), key, false));
 COMMENT ON FUNCTION :"schema".public_id(numeric, pg_catalog.bytea) IS 'public id (AES, one block, Guid order) of a distid with the given 16/24/32-byte key';
 
 CREATE OR REPLACE FUNCTION :"schema".public_id(id pg_catalog.uuid, key pg_catalog.bytea) RETURNS pg_catalog.uuid
-	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
 	RETURN :"schema"._guid(:"schema"._aes(pg_catalog.uuid_send(id), key, false));
 COMMENT ON FUNCTION :"schema".public_id(pg_catalog.uuid, pg_catalog.bytea) IS 'public id (AES, one block, Guid order) of a uuid (iuid, DistributedId128) with the given 16/24/32-byte key';
 
@@ -1781,7 +1790,7 @@ $$;
 COMMENT ON FUNCTION :"schema"._bigint_of_block(pg_catalog.bytea) IS 'internal: the bigint id of a decrypted block; NULL if it is not one';
 
 CREATE OR REPLACE FUNCTION :"schema".public_id_to_bigint(public_id pg_catalog.uuid, key pg_catalog.bytea) RETURNS bigint
-	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
 	RETURN :"schema"._bigint_of_block(:"schema"._unguid(public_id, key));
 COMMENT ON FUNCTION :"schema".public_id_to_bigint(pg_catalog.uuid, pg_catalog.bytea) IS 'bigint id of a public id made with the given key; NULL if it is not one';
 
@@ -1807,12 +1816,12 @@ $$;
 COMMENT ON FUNCTION :"schema"._distid_of_block(pg_catalog.bytea) IS 'internal: the distid of a decrypted block; NULL if it is not one';
 
 CREATE OR REPLACE FUNCTION :"schema".public_id_to_distid(public_id pg_catalog.uuid, key pg_catalog.bytea) RETURNS numeric
-	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
 	RETURN :"schema"._distid_of_block(:"schema"._unguid(public_id, key));
 COMMENT ON FUNCTION :"schema".public_id_to_distid(pg_catalog.uuid, pg_catalog.bytea) IS 'distid (a numeric) of a public id made with the given key; NULL if it is not one';
 
 CREATE OR REPLACE FUNCTION :"schema".public_id_to_uuid(public_id pg_catalog.uuid, key pg_catalog.bytea) RETURNS pg_catalog.uuid
-	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
 	RETURN pg_catalog.encode(:"schema"._unguid(public_id, key), 'hex')::pg_catalog.uuid;
 COMMENT ON FUNCTION :"schema".public_id_to_uuid(pg_catalog.uuid, pg_catalog.bytea) IS 'uuid of a public id made with the given key';
 
