@@ -136,5 +136,30 @@ for my $g (@gen)
 		  . scalar(@bad) . ' did not)');
 }
 
+#
+# 3. distid_generate() and distid128_generate(), which continue a last id
+# ahead of the clock as their references do (doc/security.md): a last id
+# just under a second ahead with a full random field makes the next call
+# wait for the clock (the references' overflow rule: a later millisecond
+# still in the past, else 1 ms sleeps), about a second, and the wait
+# answers a cancel (found by branch atk6: 991 ms, not documented then).
+# Its state written as alice, then the call as the next role.
+#
+my %ahead = (
+	'distid_generate()' => [ 'idgp.distid',
+		"((floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint + 2208988800000 + 989)::numeric * 281474976710656 + 281474976710655)::text",
+		'idgen_portable.distid_generate() > current_setting(\'idgp.distid_was\')::numeric' ],
+	'distid128_generate()' => [ 'idgp.d128',
+		"encode(int8send((((floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint + 8520336000000 + 990) << 16) | 28672 | 4095)) || int8send(9223372036854775807), 'hex')",
+		'idgen_portable.distid128_generate() > current_setting(\'idgp.distid_was\')::uuid' ]);
+for my $call (sort keys %ahead)
+{
+	my ($name, $value, $check) = @{ $ahead{$call} };
+	my $plant = "SET ROLE alice; SELECT set_config('$name', $value, false) IS NULL, set_config('idgp.distid_was', current_setting('$name'), false) IS NULL; RESET ROLE;";
+	my ($ret, $out, $err) = $node->psql('postgres', "$plant SET statement_timeout = '200ms'; SELECT idgen_portable.$call;");
+	like($err, qr/canceling statement due to statement timeout/, "$call: after a last id about a second ahead with a full field, the next call waits, and a timeout cancels it");
+	is($node->safe_psql('postgres', "$plant SELECT $check;"), "f|f\nt", "$call: without one it returns, above that last id");
+}
+
 $node->stop;
 done_testing();
