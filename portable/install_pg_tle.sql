@@ -63,9 +63,12 @@ END
 $creator$;
 
 
+-- A DO block's variable VAR, the edition's schema: the one named after
+-- pg_catalog in the search_path set above (a DO block cannot name it as
+-- @-extschema-@ where the psql script puts a variable)
+
 DO $check$
 DECLARE
-	-- the schema named after pg_catalog in the search_path set above
 	schemas pg_catalog.name[] := pg_catalog.current_schemas(false);
 	s pg_catalog.name := schemas[pg_catalog.array_position(schemas, 'pg_catalog'::pg_catalog.name) OPERATOR(pg_catalog.+) 1];
 	what pg_catalog.text;
@@ -324,7 +327,6 @@ COMMENT ON FUNCTION @extschema@._ms_time(bigint) IS 'internal: the time of milli
 -- the generators' bodies were bound to them when they were made.
 DO $domains$
 DECLARE
-	-- the schema named after pg_catalog in the search_path set above
 	schemas pg_catalog.name[] := pg_catalog.current_schemas(false);
 	ours pg_catalog.name := schemas[pg_catalog.array_position(schemas, 'pg_catalog'::pg_catalog.name) OPERATOR(pg_catalog.+) 1];
 	d pg_catalog.text[];
@@ -1687,7 +1689,6 @@ COMMENT ON FUNCTION @extschema@._pgcrypto_trusted(pg_catalog.regprocedure) IS 'i
 
 DO $pgcrypto$
 DECLARE
-	-- the schema named after pg_catalog in the search_path set above
 	schemas pg_catalog.name[] := pg_catalog.current_schemas(false);
 	ours pg_catalog.name := schemas[pg_catalog.array_position(schemas, 'pg_catalog'::pg_catalog.name) OPERATOR(pg_catalog.+) 1];
 	crypto pg_catalog.name;

@@ -48,9 +48,12 @@ CREATE SCHEMA IF NOT EXISTS :"schema";
 
 SET LOCAL search_path = pg_catalog, :"schema", pg_temp;
 
+-- A DO block's variable VAR, the edition's schema: the one named after
+-- pg_catalog in the search_path set above (a DO block cannot name it as
+-- @-extschema-@ where the psql script puts a variable)
+
 DO $check$
 DECLARE
-	-- the schema named after pg_catalog in the search_path set above
 	schemas pg_catalog.name[] := pg_catalog.current_schemas(false);
 	s pg_catalog.name := schemas[pg_catalog.array_position(schemas, 'pg_catalog'::pg_catalog.name) OPERATOR(pg_catalog.+) 1];
 	what pg_catalog.text;
@@ -309,7 +312,6 @@ COMMENT ON FUNCTION :"schema"._ms_time(bigint) IS 'internal: the time of millise
 -- the generators' bodies were bound to them when they were made.
 DO $domains$
 DECLARE
-	-- the schema named after pg_catalog in the search_path set above
 	schemas pg_catalog.name[] := pg_catalog.current_schemas(false);
 	ours pg_catalog.name := schemas[pg_catalog.array_position(schemas, 'pg_catalog'::pg_catalog.name) OPERATOR(pg_catalog.+) 1];
 	d pg_catalog.text[];
@@ -1672,7 +1674,6 @@ COMMENT ON FUNCTION :"schema"._pgcrypto_trusted(pg_catalog.regprocedure) IS 'int
 
 DO $pgcrypto$
 DECLARE
-	-- the schema named after pg_catalog in the search_path set above
 	schemas pg_catalog.name[] := pg_catalog.current_schemas(false);
 	ours pg_catalog.name := schemas[pg_catalog.array_position(schemas, 'pg_catalog'::pg_catalog.name) OPERATOR(pg_catalog.+) 1];
 	crypto pg_catalog.name;
