@@ -73,7 +73,10 @@ BEGIN
 	-- names these functions use.  Every object made in a schema depends on
 	-- it (pg_depend), and its owner is in pg_shdepend (none for the
 	-- bootstrap superuser); the schema's owner, the installer and a
-	-- superuser are trusted.
+	-- superuser are trusted.  An extension's own row is not looked at: a
+	-- role with CREATE on the database may create a trusted extension in
+	-- any schema (core checks no privilege on it), whose objects belong to
+	-- the superuser that its script runs as, and are looked at each.
 	SELECT pg_catalog.pg_describe_object(d.classid, d.objid, 0), r.rolname INTO what, who
 		FROM pg_catalog.pg_depend d
 			JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) d.refobjid
@@ -82,6 +85,7 @@ BEGIN
 				AND sd.dbid OPERATOR(pg_catalog.=) (SELECT db.oid FROM pg_catalog.pg_database db WHERE db.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())
 			JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) sd.refobjid
 		WHERE d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_namespace'::pg_catalog.regclass AND n.nspname OPERATOR(pg_catalog.=) s
+			AND d.classid OPERATOR(pg_catalog.<>) 'pg_catalog.pg_extension'::pg_catalog.regclass
 			AND r.oid OPERATOR(pg_catalog.<>) n.nspowner AND r.rolname OPERATOR(pg_catalog.<>) current_user AND NOT r.rolsuper
 		ORDER BY 1 LIMIT 1;
 	IF who IS NOT NULL THEN
