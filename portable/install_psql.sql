@@ -1514,12 +1514,12 @@ DECLARE
 	ours pg_catalog.name := schemas[pg_catalog.array_position(schemas, 'pg_catalog'::pg_catalog.name) OPERATOR(pg_catalog.+) 1];
 BEGIN
 	EXECUTE pg_catalog.format($f$CREATE OR REPLACE FUNCTION %I._flaxid_pairs() RETURNS bigint[]
-		LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path FROM CURRENT AS %L$f$, ours,
-		pg_catalog.format('SELECT %L::pg_catalog.int8[]', '[0:4095]=' OPERATOR(pg_catalog.||) ARRAY(
+		LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path FROM CURRENT AS $body$SELECT %L::pg_catalog.int8[]$body$$f$, ours,
+		'[0:4095]=' OPERATOR(pg_catalog.||) ARRAY(
 			SELECT pg_catalog.get_byte(v.column1, i OPERATOR(pg_catalog.>>) 6) OPERATOR(pg_catalog.*) 256 OPERATOR(pg_catalog.+) pg_catalog.get_byte(v.column1, i OPERATOR(pg_catalog.&) 63)
 			FROM pg_catalog.generate_series(0, 4095) i,
 				(VALUES (pg_catalog.decode('2d303132333435363738394142434445464748494a4b4c4d4e4f505152535455565758595a5f6162636465666768696a6b6c6d6e6f707172737475767778797a', 'hex'))) v
-			ORDER BY i)::pg_catalog.text));
+			ORDER BY i)::pg_catalog.text);
 END
 $pairs$;
 COMMENT ON FUNCTION :"schema"._flaxid_pairs() IS 'internal: flaxid''s characters, two at a time';
