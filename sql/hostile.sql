@@ -5,7 +5,9 @@
 --     pg_catalog's own for what callers pass (polymorphic and "any"
 --     arguments, arguments an implicit cast would convert), each trying to
 --     make its role superuser when a superuser runs it; idgen 1.0 installed
---     there and updated, then 1.1 installed afresh, by a superuser;
+--     there and updated, then 1.1 installed afresh, by a superuser; then
+--     (1b) the role's overloads of idgen's own names, which the install and
+--     the update refuse;
 --  2. the trap: idgen installed into idgen_trap, where a twin of every name
 --     of pg_catalog is searched before pg_catalog, while the update script
 --     and the fresh install run and while every helper runs;
@@ -135,6 +137,102 @@ GRANT CREATE ON SCHEMA public TO regress_idgen_shadow;
 ALTER ROLE regress_idgen_shadow RESET work_mem;
 
 --
+-- 1b. The role's objects under idgen's own names.  idgen is relocatable and
+-- may share its schema: an overload of one of its functions' or types'
+-- names, or an operator of one of its operators' names on its types, that
+-- the role made while it could create there is chosen over idgen's for a
+-- call such as these and runs with the caller's privileges.  The install and
+-- the update refuse such a schema and name the object; the superuser's and
+-- the schema owner's own are trusted; idgen_check_schema() lists them, also
+-- in a schema idgen is not in yet (before ALTER EXTENSION ... SET SCHEMA,
+-- which runs no script).
+--
+SET ROLE regress_idgen_shadow;
+-- text suits a literal better than regclass and interval: the role's runs
+-- for idgen_create_partitions('orders', ..., '1 month')
+CREATE FUNCTION public.idgen_create_partitions(parent text, "from" timestamptz, "to" timestamptz, step text)
+RETURNS SETOF regclass LANGUAGE plpgsql AS $$
+BEGIN
+	IF pg_catalog.current_setting('is_superuser') OPERATOR(pg_catalog.=) 'on' THEN
+		ALTER ROLE regress_idgen_shadow SUPERUSER;
+	END IF;
+END $$;
+RESET ROLE;
+-- the role can no longer create there; its function stays
+REVOKE CREATE ON SCHEMA public FROM regress_idgen_shadow;
+SELECT regress.err('CREATE EXTENSION idgen') AS install;
+-- 1.0 had no check; its update has
+CREATE EXTENSION idgen VERSION '1.0';
+SELECT regress.err('ALTER EXTENSION idgen UPDATE') AS update;
+SELECT extversion FROM pg_extension WHERE extname OPERATOR(pg_catalog.=) 'idgen';
+DROP EXTENSION idgen;
+-- into another schema, then moved into public: listed before the move
+CREATE SCHEMA regress_ids;
+CREATE EXTENSION idgen SCHEMA regress_ids;
+SELECT * FROM regress_ids.idgen_check_schema();
+SELECT * FROM regress_ids.idgen_check_schema('public');
+ALTER EXTENSION idgen SET SCHEMA public;
+SELECT * FROM public.idgen_check_schema();
+DROP EXTENSION idgen;
+DROP FUNCTION public.idgen_create_partitions(text, timestamptz, timestamptz, text);
+GRANT CREATE ON SCHEMA public TO regress_idgen_shadow;
+-- one of each kind, by the role: refused, named
+SET ROLE regress_idgen_shadow;
+-- the key passed as text
+CREATE FUNCTION public.public_id(id bigint, key text) RETURNS uuid LANGUAGE sql AS 'SELECT NULL::uuid';
+RESET ROLE;
+SELECT regress.err('CREATE EXTENSION idgen') AS install;
+DROP FUNCTION public.public_id(bigint, text);
+SET ROLE regress_idgen_shadow;
+-- a type's name (no function of idgen has it): flaxid('...') is a call
+-- before it is a cast
+CREATE FUNCTION public.flaxid(text) RETURNS bytea LANGUAGE sql AS 'SELECT NULL::bytea';
+RESET ROLE;
+SELECT regress.err('CREATE EXTENSION idgen') AS install;
+DROP FUNCTION public.flaxid(text);
+SET ROLE regress_idgen_shadow;
+-- a defaulted argument: idgen's own call is no longer unique
+CREATE FUNCTION public.iuid_generate(int, int, text DEFAULT '') RETURNS uuid LANGUAGE sql AS 'SELECT NULL::uuid';
+RESET ROLE;
+SELECT regress.err('CREATE EXTENSION idgen') AS install;
+DROP FUNCTION public.iuid_generate(int, int, text);
+-- an operator on idgen's type: made once 1.0 is there, refused by the update
+CREATE EXTENSION idgen VERSION '1.0';
+SET ROLE regress_idgen_shadow;
+CREATE FUNCTION public.shadow_eq(public.iuid, text) RETURNS boolean LANGUAGE sql AS 'SELECT true';
+CREATE OPERATOR public.= (LEFTARG = public.iuid, RIGHTARG = text, FUNCTION = public.shadow_eq);
+RESET ROLE;
+SELECT regress.err('ALTER EXTENSION idgen UPDATE') AS update;
+DROP OPERATOR public.= (public.iuid, text);
+DROP FUNCTION public.shadow_eq(public.iuid, text);
+ALTER EXTENSION idgen UPDATE;
+DROP EXTENSION idgen;
+-- not refused: the role's function of a name idgen does not use, the same
+-- overloads of the superuser's and of the schema owner's
+SET ROLE regress_idgen_shadow;
+CREATE FUNCTION public.shadow_public_id(id bigint, key text) RETURNS uuid LANGUAGE sql AS 'SELECT NULL::uuid';
+RESET ROLE;
+CREATE FUNCTION public.public_id(id bigint, key text) RETURNS uuid LANGUAGE sql AS 'SELECT NULL::uuid';
+CREATE EXTENSION idgen;
+SELECT count(*) AS listed FROM public.idgen_check_schema();
+DROP EXTENSION idgen;
+DROP FUNCTION public.public_id(bigint, text);
+DROP FUNCTION public.shadow_public_id(bigint, text);
+CREATE ROLE regress_idgen_owner;
+CREATE SCHEMA regress_owned AUTHORIZATION regress_idgen_owner;
+SET ROLE regress_idgen_owner;
+CREATE FUNCTION regress_owned.public_id(id bigint, key text) RETURNS uuid LANGUAGE sql AS 'SELECT NULL::uuid';
+RESET ROLE;
+CREATE EXTENSION idgen SCHEMA regress_owned;
+SELECT count(*) AS listed FROM regress_owned.idgen_check_schema();
+DROP EXTENSION idgen;
+DROP SCHEMA regress_owned CASCADE;
+DROP ROLE regress_idgen_owner;
+DROP SCHEMA regress_ids;
+-- the role is what it was
+SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) 'regress_idgen_shadow';
+
+--
 -- 2. The trap.  1.0 outside it (frozen), then the update and the helpers
 -- with idgen_trap searched before pg_catalog.
 --
@@ -248,13 +346,17 @@ BEGIN
 	step := 'worker ids without dblink';
 	outcome := regress.err($q$SELECT idgen_trap.idgen_check_worker_ids(ARRAY['dbname=postgres'])$q$);
 	RETURN NEXT;
+	step := 'other roles'' objects';
+	outcome := (SELECT count(*) FROM idgen_trap.idgen_check_schema()) || ' in idgen_trap, '
+	        || (SELECT count(*) FROM idgen_trap.idgen_check_schema('public')) || ' in public';
+	RETURN NEXT;
 	step := 'skip support';
 	-- none to add: before 18 there is no slot, on 18 and later the install added it
 	outcome := 'added ' || idgen_trap.idgen_add_skip_support();
 	RETURN NEXT;
 	INSERT INTO helpers_run
 	VALUES ('idgen_create_partitions'), ('idgen_partitions'), ('idgen_retire_partitions'),
-	       ('idgen_check_worker_ids'), ('idgen_add_skip_support');
+	       ('idgen_check_worker_ids'), ('idgen_add_skip_support'), ('idgen_check_schema');
 END $$;
 SELECT * FROM pg_temp.trap_helpers(true);
 SELECT * FROM pg_temp.every_helper();

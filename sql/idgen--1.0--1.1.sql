@@ -1161,3 +1161,84 @@ ALTER OPERATOR FAMILY distid_ops USING hash ADD
 		OPERATOR 1 pg_catalog.= (numeric, numeric),
 		FUNCTION 1 (numeric, numeric) distid_numeric_hash(numeric),
 		FUNCTION 2 (numeric, numeric) distid_numeric_hash_extended(numeric, pg_catalog.int8);
+
+--
+-- other roles' objects in idgen's schema
+--
+
+-- idgen is relocatable and may share its schema.  An overload of one of its
+-- functions' (or types') names there, or an operator of one of its
+-- operators' names on one of its types, that another role made (while it
+-- could create in the schema, as every role could in public before
+-- PostgreSQL 15) can be chosen over idgen's for a call (a literal suits a
+-- text argument better), even with the schema named, and runs with the
+-- caller's privileges.  Listed here: the schema's owner (whose members may
+-- create in it) and superusers are trusted, as core trusts them.  The
+-- install and the update refuse a schema this lists; ALTER EXTENSION ... SET
+-- SCHEMA runs no script, so target names a schema to look at first.
+CREATE FUNCTION idgen_check_schema(target pg_catalog.regnamespace DEFAULT NULL,
+                                   OUT object pg_catalog.text, OUT owner pg_catalog.name)
+RETURNS SETOF pg_catalog.record
+LANGUAGE sql STABLE PARALLEL SAFE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+WITH ours AS (
+	SELECT d.classid, d.objid, coalesce(target::pg_catalog.oid, e.extnamespace) AS nsp
+	FROM pg_catalog.pg_extension e
+		JOIN pg_catalog.pg_depend d ON d.refobjid OPERATOR(pg_catalog.=) e.oid
+			AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
+			AND d.deptype OPERATOR(pg_catalog.=) 'e'
+	WHERE e.extname OPERATOR(pg_catalog.=) 'idgen'
+), our_names AS (
+	-- a function's name is called; so is a type's (iuid(x) is a call
+	-- before it is a cast)
+	SELECT p.proname AS name FROM ours JOIN pg_catalog.pg_proc p ON p.oid OPERATOR(pg_catalog.=) ours.objid
+	WHERE ours.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+	UNION
+	SELECT t.typname FROM ours JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) ours.objid
+	WHERE ours.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_type'::pg_catalog.regclass
+), our_types AS (
+	-- idgen's types and their arrays
+	SELECT t.oid FROM ours JOIN pg_catalog.pg_type t
+		ON t.oid OPERATOR(pg_catalog.=) ours.objid OR t.typelem OPERATOR(pg_catalog.=) ours.objid
+	WHERE ours.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_type'::pg_catalog.regclass
+), candidates AS (
+	SELECT 'pg_catalog.pg_proc'::pg_catalog.regclass AS classid, p.oid AS objid, p.pronamespace AS nsp, p.proowner AS owner
+	FROM pg_catalog.pg_proc p
+	WHERE p.pronamespace OPERATOR(pg_catalog.=) (SELECT ours.nsp FROM ours LIMIT 1)
+		AND EXISTS (SELECT FROM our_names WHERE our_names.name OPERATOR(pg_catalog.=) p.proname)
+	UNION ALL
+	SELECT 'pg_catalog.pg_operator'::pg_catalog.regclass, o.oid, o.oprnamespace, o.oprowner
+	FROM pg_catalog.pg_operator o
+	WHERE o.oprnamespace OPERATOR(pg_catalog.=) (SELECT ours.nsp FROM ours LIMIT 1)
+		AND EXISTS (SELECT FROM ours JOIN pg_catalog.pg_operator q ON q.oid OPERATOR(pg_catalog.=) ours.objid
+					WHERE ours.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_operator'::pg_catalog.regclass
+						AND q.oprname OPERATOR(pg_catalog.=) o.oprname)
+		AND EXISTS (SELECT FROM our_types
+					WHERE our_types.oid OPERATOR(pg_catalog.=) o.oprleft OR our_types.oid OPERATOR(pg_catalog.=) o.oprright)
+)
+SELECT pg_catalog.pg_describe_object(c.classid, c.objid, 0), r.rolname
+FROM candidates c
+	JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.nsp
+	JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) c.owner
+WHERE NOT EXISTS (SELECT FROM ours WHERE ours.classid OPERATOR(pg_catalog.=) c.classid AND ours.objid OPERATOR(pg_catalog.=) c.objid)
+	AND NOT r.rolsuper AND NOT pg_catalog.pg_has_role(r.oid, n.nspowner, 'MEMBER')
+ORDER BY 1, 2
+$fn$;
+COMMENT ON FUNCTION idgen_check_schema(pg_catalog.regnamespace) IS 'functions and operators of other roles in idgen''s schema (or in target) that a call of idgen''s could resolve to';
+
+-- The install and the update refuse such a schema.
+DO $$
+DECLARE
+	what pg_catalog.text;
+	who pg_catalog.name;
+BEGIN
+	SELECT c.object, c.owner INTO what, who FROM idgen_check_schema() c LIMIT 1;
+	IF what IS NOT NULL THEN
+		RAISE EXCEPTION '% of role % is in idgen''s schema', what, pg_catalog.quote_ident(who)
+			USING ERRCODE = '42501',
+				DETAIL = 'A call of idgen''s function or operator of its name could run it with the caller''s privileges.',
+				HINT = 'Drop it, or install idgen into a schema no other role can create objects in.';
+	END IF;
+END
+$$;

@@ -43,9 +43,10 @@ WHERE d.deptype = 'e' AND p.prokind = 'f'
     OR (p.proname IN ('idgen_create_partitions', 'idgen_retire_partitions', 'idgen_check_worker_ids')
         AND NOT (p.provolatile = 'v' AND NOT p.proisstrict AND p.proparallel = 'u'
                  AND NOT p.prosecdef AND p.proconfig = '{"search_path=pg_catalog, pg_temp"}'))
-    -- listing partitions only reads the catalogs: STABLE, PARALLEL SAFE, as
+    -- listing partitions, or other roles' objects in idgen's schema, only
+    -- reads the catalogs: STABLE, PARALLEL SAFE, as
     -- its caller, with a pinned search_path, not STRICT
-    OR (p.proname = 'idgen_partitions'
+    OR (p.proname IN ('idgen_partitions', 'idgen_check_schema')
         AND NOT (p.provolatile = 's' AND NOT p.proisstrict AND p.proparallel = 's'
                  AND NOT p.prosecdef AND p.proconfig = '{"search_path=pg_catalog, pg_temp"}'))
     -- one statement as a table's owner for the partition helpers: VOLATILE,
@@ -63,7 +64,8 @@ WHERE d.deptype = 'e' AND p.prokind = 'f'
     OR (p.proname ~ '^idgen_stat_' AND NOT (p.provolatile = 'v' AND p.proparallel = 's'))
     OR (p.proname !~ '_generate(_dense)?$' AND NOT (p.proname ~ '^public_id' AND p.pronargs <= 1)
         AND p.proname NOT IN ('idgen_create_partitions', 'idgen_check_worker_ids', 'idgen_add_skip_support',
-                              'idgen_partitions', 'idgen_retire_partitions', 'idgen_ddl_as_owner')
+                              'idgen_partitions', 'idgen_retire_partitions', 'idgen_ddl_as_owner',
+                              'idgen_check_schema')
         AND p.proname !~ '^idgen_stat_'
         AND NOT (p.provolatile = 'i' AND p.proisstrict AND p.proparallel = 's')))
 ORDER BY 1, 2;

@@ -39,6 +39,7 @@ INSERT INTO probe_values VALUES
 	('base36id', $$0::base36id$$), ('base36id', $$9223372036854775807::base36id$$), ('base36id', 'NULL'),
 	('regclass', $$'pg_class'$$), ('regclass', '0'), ('regclass', 'NULL'),
 	('regrole', $$'pg_database_owner'$$), ('regrole', '0'), ('regrole', 'NULL'),
+	('regnamespace', $$'public'$$), ('regnamespace', '0'), ('regnamespace', 'NULL'),
 	('interval', $$'1 day'$$), ('interval', $$'0'$$), ('interval', $$'-1 day'$$), ('interval', 'NULL'),
 	('boolean', 'true'), ('boolean', 'NULL'),
 	('text[]', $${}$$), ('text[]', $$'{{a},{b}}'$$), ('text[]', 'NULL'),
