@@ -7,7 +7,8 @@ Run by test/monitoring/run.sh (as root, with Debian's /usr/bin/python3 and
 psycopg 3) against a scratch server that has idgen preloaded, a worker id
 and libfaketime reading OFFSET-FILE.  As the server's superuser (DSN-ADMIN)
 it creates idgen and a monitoring role that is a member of pg_monitor only,
-makes ids, steps the server's clock back 30 s (base36id's counter is then
+makes ids, has another role make an overload of public_id in public,
+steps the server's clock back 30 s (base36id's counter is then
 ahead of the clock; iuid and flaxid follow the step), and leaves one session
 waiting for a synchronous standby that does not exist.  Then it starts
 EXPORTER (Debian's prometheus-postgres-exporter) with the queries file
@@ -23,6 +24,8 @@ role.  Checked:
   standby, none for anything else;
 - what the test did shows (counter ahead by about 30 s, a step back
   followed), so the comparison compares something;
+- another role's overload of an idgen function, made in public, is counted
+  by idgen_schema_untrusted_objects as idgen_check_schema() lists it;
 - every metric RULES (the alerting rules) names is among those exported.
 Prints "ok - ..." / "not ok - ..." and "exporter: N passed, M failed".
 """
@@ -101,6 +104,13 @@ def main(exporter, queries, rules, admin_dsn, monitor_dsn, offset_file):
     admin.execute("GRANT pg_monitor TO idgen_monitor")
     admin.execute("SELECT base36id_generate(), iuid_generate(1, 1), flaxid_generate(), distid_generate(),"
                   " distid128_generate(), distid_generate_dense() FROM generate_series(1, 50)")
+    # another role's overload of one of idgen's names in its schema, made
+    # after the install (the role may create in public)
+    admin.execute("CREATE ROLE idgen_squatter")
+    admin.execute("GRANT CREATE ON SCHEMA public TO idgen_squatter")
+    admin.execute("SET ROLE idgen_squatter")
+    admin.execute("CREATE FUNCTION public.public_id(id bigint, key text) RETURNS uuid LANGUAGE sql AS 'SELECT NULL::uuid'")
+    admin.execute("RESET ROLE")
 
     # the clock 30 s back: base36id's counter stays ahead of it; iuid and
     # flaxid follow a step of more than a second
@@ -154,6 +164,7 @@ def main(exporter, queries, rules, admin_dsn, monitor_dsn, offset_file):
         cur = mon.execute("SELECT * FROM idgen_stat_clock")
         clock_cols = [d.name for d in cur.description]
         clock = {r[0]: dict(zip(clock_cols, r)) for r in cur.fetchall()}
+        listed = mon.execute("SELECT count(*) FROM idgen_check_schema()").fetchone()[0]
         mon.close()
 
         check("the exporter loaded the queries file (pg_exporter_user_queries_load_error 0)",
@@ -202,6 +213,11 @@ def main(exporter, queries, rules, admin_dsn, monitor_dsn, offset_file):
                 "reservation_or_line": 0.0, "standby": 1.0}
         check("idgen_base36id_waiting_sessions: one session waits for a standby, none for anything else",
               waits == want, waits)
+
+        # other roles' objects in idgen's schema: the squatter's overload
+        have = metrics.get(("idgen_schema_untrusted_objects", frozenset()))
+        check(f"idgen_schema_untrusted_objects is idgen_check_schema()'s count ({listed}), the squatter's overload",
+              have == float(listed) == 1.0, have)
 
         # every metric the alerting rules use is exported
         with open(rules) as f:
