@@ -205,6 +205,16 @@ RESET ROLE;
 SELECT regress.err('ALTER EXTENSION idgen UPDATE') AS update;
 DROP OPERATOR public.= (public.iuid, text);
 DROP FUNCTION public.shadow_eq(public.iuid, text);
+-- the same on a domain over it: an iuid goes to a domain's operator too
+SET ROLE regress_idgen_shadow;
+CREATE DOMAIN public.shadow_iuid AS public.iuid;
+CREATE FUNCTION public.shadow_eq(public.shadow_iuid, text) RETURNS boolean LANGUAGE sql AS 'SELECT true';
+CREATE OPERATOR public.= (LEFTARG = public.shadow_iuid, RIGHTARG = text, FUNCTION = public.shadow_eq);
+RESET ROLE;
+SELECT regress.err('ALTER EXTENSION idgen UPDATE') AS update;
+DROP OPERATOR public.= (public.shadow_iuid, text);
+DROP FUNCTION public.shadow_eq(public.shadow_iuid, text);
+DROP DOMAIN public.shadow_iuid;
 ALTER EXTENSION idgen UPDATE;
 DROP EXTENSION idgen;
 -- not refused: the role's function of a name idgen does not use, the same

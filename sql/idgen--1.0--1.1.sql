@@ -1198,9 +1198,11 @@ WITH ours AS (
 	SELECT t.typname FROM ours JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) ours.objid
 	WHERE ours.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_type'::pg_catalog.regclass
 ), our_types AS (
-	-- idgen's types and their arrays
+	-- idgen's types, their arrays and domains over them (a domain's
+	-- operator is a candidate for its base type's value)
 	SELECT t.oid FROM ours JOIN pg_catalog.pg_type t
 		ON t.oid OPERATOR(pg_catalog.=) ours.objid OR t.typelem OPERATOR(pg_catalog.=) ours.objid
+			OR t.typbasetype OPERATOR(pg_catalog.=) ours.objid
 	WHERE ours.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_type'::pg_catalog.regclass
 ), candidates AS (
 	SELECT 'pg_catalog.pg_proc'::pg_catalog.regclass AS classid, p.oid AS objid, p.pronamespace AS nsp, p.proowner AS owner
