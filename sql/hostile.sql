@@ -170,7 +170,7 @@ DROP EXTENSION idgen;
 CREATE SCHEMA regress_ids;
 CREATE EXTENSION idgen SCHEMA regress_ids;
 SELECT * FROM regress_ids.idgen_check_schema();
-SELECT * FROM regress_ids.idgen_check_schema('public');
+SELECT * FROM regress_ids.idgen_check_schema('public'::regnamespace);
 ALTER EXTENSION idgen SET SCHEMA public;
 SELECT * FROM public.idgen_check_schema();
 DROP EXTENSION idgen;
@@ -196,6 +196,31 @@ CREATE FUNCTION public.iuid_generate(int, int, text DEFAULT '') RETURNS uuid LAN
 RESET ROLE;
 SELECT regress.err('CREATE EXTENSION idgen') AS install;
 DROP FUNCTION public.iuid_generate(int, int, text);
+SET ROLE regress_idgen_shadow;
+-- the check's own name, which would make its call "not unique": the scripts
+-- run its body, and name it
+CREATE FUNCTION public.idgen_check_schema(OUT object text, OUT owner name, OUT trusted boolean) RETURNS SETOF record
+	LANGUAGE sql AS 'SELECT NULL::text, NULL::name, true WHERE false';
+RESET ROLE;
+SELECT regress.err('CREATE EXTENSION idgen') AS install;
+DROP FUNCTION public.idgen_check_schema();
+SET ROLE regress_idgen_shadow;
+-- a domain named as a function of one argument: idgen_partitions('orders')
+-- is a cast to it, whose check runs the role's function
+CREATE FUNCTION public.shadow_hook(text) RETURNS boolean LANGUAGE sql AS 'SELECT true';
+CREATE DOMAIN public.idgen_partitions AS text CHECK (public.shadow_hook(VALUE));
+RESET ROLE;
+SELECT regress.err('CREATE EXTENSION idgen') AS install;
+DROP DOMAIN public.idgen_partitions;
+SET ROLE regress_idgen_shadow;
+-- a table of that name: its row type, whose input reads the role's domain
+CREATE DOMAIN public.shadow_text AS text CHECK (public.shadow_hook(VALUE));
+CREATE TABLE public.distid_from_hex (x public.shadow_text);
+RESET ROLE;
+SELECT regress.err('CREATE EXTENSION idgen') AS install;
+DROP TABLE public.distid_from_hex;
+DROP DOMAIN public.shadow_text;
+DROP FUNCTION public.shadow_hook(text);
 -- an operator on idgen's type: made once 1.0 is there, refused by the update
 CREATE EXTENSION idgen VERSION '1.0';
 SET ROLE regress_idgen_shadow;
@@ -215,6 +240,23 @@ SELECT regress.err('ALTER EXTENSION idgen UPDATE') AS update;
 DROP OPERATOR public.= (public.shadow_iuid, text);
 DROP FUNCTION public.shadow_eq(public.shadow_iuid, text);
 DROP DOMAIN public.shadow_iuid;
+-- on a domain over a domain over it, and on a polymorphic type
+SET ROLE regress_idgen_shadow;
+CREATE DOMAIN public.shadow_iuid AS public.iuid;
+CREATE DOMAIN public.shadow_iuid2 AS public.shadow_iuid;
+CREATE FUNCTION public.shadow_eq(public.shadow_iuid2, text) RETURNS boolean LANGUAGE sql AS 'SELECT true';
+CREATE OPERATOR public.= (LEFTARG = public.shadow_iuid2, RIGHTARG = text, FUNCTION = public.shadow_eq);
+CREATE FUNCTION public.shadow_eq(anyelement, int) RETURNS boolean LANGUAGE sql AS 'SELECT true';
+CREATE OPERATOR public.= (LEFTARG = anyelement, RIGHTARG = int, FUNCTION = public.shadow_eq);
+RESET ROLE;
+SELECT regress.err('ALTER EXTENSION idgen UPDATE') AS update;
+DROP OPERATOR public.= (anyelement, int);
+SELECT regress.err('ALTER EXTENSION idgen UPDATE') AS update;
+DROP OPERATOR public.= (public.shadow_iuid2, text);
+DROP FUNCTION public.shadow_eq(public.shadow_iuid2, text);
+DROP FUNCTION public.shadow_eq(anyelement, int);
+DROP DOMAIN public.shadow_iuid2;
+DROP DOMAIN public.shadow_iuid;
 ALTER EXTENSION idgen UPDATE;
 DROP EXTENSION idgen;
 -- not refused: the role's function of a name idgen does not use, the same
@@ -224,17 +266,29 @@ CREATE FUNCTION public.shadow_public_id(id bigint, key text) RETURNS uuid LANGUA
 RESET ROLE;
 CREATE FUNCTION public.public_id(id bigint, key text) RETURNS uuid LANGUAGE sql AS 'SELECT NULL::uuid';
 CREATE EXTENSION idgen;
-SELECT count(*) AS listed FROM public.idgen_check_schema();
+SELECT object, trusted FROM public.idgen_check_schema();
 DROP EXTENSION idgen;
 DROP FUNCTION public.public_id(bigint, text);
 DROP FUNCTION public.shadow_public_id(bigint, text);
+-- an owner tells who may change an object, not who wrote it: the role's,
+-- given to a superuser by REASSIGN OWNED (as a role is dropped), is
+-- accepted, and listed as trusted
+SET ROLE regress_idgen_shadow;
+CREATE FUNCTION public.public_id(id bigint, key text) RETURNS uuid LANGUAGE sql AS 'SELECT NULL::uuid';
+RESET ROLE;
+SELECT current_user AS superuser \gset
+REASSIGN OWNED BY regress_idgen_shadow TO :"superuser";
+CREATE EXTENSION idgen;
+SELECT object, trusted FROM public.idgen_check_schema();
+DROP EXTENSION idgen;
+DROP FUNCTION public.public_id(bigint, text);
 CREATE ROLE regress_idgen_owner;
 CREATE SCHEMA regress_owned AUTHORIZATION regress_idgen_owner;
 SET ROLE regress_idgen_owner;
 CREATE FUNCTION regress_owned.public_id(id bigint, key text) RETURNS uuid LANGUAGE sql AS 'SELECT NULL::uuid';
 RESET ROLE;
 CREATE EXTENSION idgen SCHEMA regress_owned;
-SELECT count(*) AS listed FROM regress_owned.idgen_check_schema();
+SELECT object, trusted FROM regress_owned.idgen_check_schema();
 DROP EXTENSION idgen;
 DROP SCHEMA regress_owned CASCADE;
 DROP ROLE regress_idgen_owner;
@@ -357,8 +411,8 @@ BEGIN
 	outcome := regress.err($q$SELECT idgen_trap.idgen_check_worker_ids(ARRAY['dbname=postgres'])$q$);
 	RETURN NEXT;
 	step := 'other roles'' objects';
-	outcome := (SELECT count(*) FROM idgen_trap.idgen_check_schema()) || ' in idgen_trap, '
-	        || (SELECT count(*) FROM idgen_trap.idgen_check_schema('public')) || ' in public';
+	outcome := (SELECT count(*) FILTER (WHERE NOT trusted) FROM idgen_trap.idgen_check_schema()) || ' untrusted in idgen_trap, '
+	        || (SELECT count(*) FILTER (WHERE NOT trusted) FROM idgen_trap.idgen_check_schema('public'::regnamespace)) || ' in public';
 	RETURN NEXT;
 	step := 'skip support';
 	-- none to add: before 18 there is no slot, on 18 and later the install added it

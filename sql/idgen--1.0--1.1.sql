@@ -1166,49 +1166,69 @@ ALTER OPERATOR FAMILY distid_ops USING hash ADD
 -- other roles' objects in idgen's schema
 --
 
--- idgen is relocatable and may share its schema.  An overload of one of its
--- functions' (or types') names there, or an operator of one of its
--- operators' names on one of its types, that another role made (while it
--- could create in the schema, as every role could in public before
--- PostgreSQL 15) can be chosen over idgen's for a call (a literal suits a
--- text argument better), even with the schema named, and runs with the
--- caller's privileges.  Listed here: the schema's owner (whose members may
--- create in it) and superusers are trusted, as core trusts them.  The
--- install and the update refuse a schema this lists; ALTER EXTENSION ... SET
--- SCHEMA runs no script, so target names a schema to look at first.
+-- idgen is relocatable and may share its schema.  What another role made
+-- there under one of idgen's names (while it could create in the schema, as
+-- every role could in public before PostgreSQL 15) can be chosen over
+-- idgen's for a call, even with the schema named, and runs with the
+-- caller's privileges: an overload of a function's name (a literal suits a
+-- text argument better); a type, domain or table named as a function
+-- (name('literal') is a cast to a type of that name when no function
+-- matches exactly, which a literal never does); an operator of one of its
+-- operators' names on one of its types, an array of one, a domain over one,
+-- or a polymorphic type.  Listed here with trusted: whether the owner is a
+-- superuser or a member of the schema's owner (who may create in it), as
+-- core trusts them; an owner tells who may change an object, not who wrote
+-- it (REASSIGN OWNED, a restore without owners).  Members of extensions
+-- are not listed.  The install and the update refuse a schema holding an
+-- untrusted one; ALTER EXTENSION ... SET SCHEMA runs no script, so $1 (the
+-- body reads it so: the scripts run the body itself) names a schema to look
+-- at first.
 CREATE FUNCTION idgen_check_schema(target pg_catalog.regnamespace DEFAULT NULL,
-                                   OUT object pg_catalog.text, OUT owner pg_catalog.name)
+                                   OUT object pg_catalog.text, OUT owner pg_catalog.name, OUT trusted pg_catalog.bool)
 RETURNS SETOF pg_catalog.record
 LANGUAGE sql STABLE PARALLEL SAFE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 WITH ours AS (
-	SELECT d.classid, d.objid, coalesce(target::pg_catalog.oid, e.extnamespace) AS nsp
+	SELECT d.classid, d.objid, coalesce($1::pg_catalog.oid, e.extnamespace) AS nsp
 	FROM pg_catalog.pg_extension e
 		JOIN pg_catalog.pg_depend d ON d.refobjid OPERATOR(pg_catalog.=) e.oid
 			AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
 			AND d.deptype OPERATOR(pg_catalog.=) 'e'
 	WHERE e.extname OPERATOR(pg_catalog.=) 'idgen'
 ), our_names AS (
-	-- a function's name is called; so is a type's (iuid(x) is a call
-	-- before it is a cast)
 	SELECT p.proname AS name FROM ours JOIN pg_catalog.pg_proc p ON p.oid OPERATOR(pg_catalog.=) ours.objid
 	WHERE ours.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
 	UNION
 	SELECT t.typname FROM ours JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) ours.objid
 	WHERE ours.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_type'::pg_catalog.regclass
 ), our_types AS (
-	-- idgen's types, their arrays and domains over them (a domain's
-	-- operator is a candidate for its base type's value)
-	SELECT t.oid FROM ours JOIN pg_catalog.pg_type t
-		ON t.oid OPERATOR(pg_catalog.=) ours.objid OR t.typelem OPERATOR(pg_catalog.=) ours.objid
-			OR t.typbasetype OPERATOR(pg_catalog.=) ours.objid
-	WHERE ours.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_type'::pg_catalog.regclass
+	-- idgen's types, their arrays and domains over them, at any depth
+	WITH RECURSIVE d(oid) AS (
+		SELECT t.oid FROM ours JOIN pg_catalog.pg_type t
+			ON t.oid OPERATOR(pg_catalog.=) ours.objid OR t.typelem OPERATOR(pg_catalog.=) ours.objid
+		WHERE ours.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_type'::pg_catalog.regclass
+		UNION
+		SELECT t.oid FROM d JOIN pg_catalog.pg_type t
+			ON t.typbasetype OPERATOR(pg_catalog.=) d.oid OR t.typelem OPERATOR(pg_catalog.=) d.oid
+	)
+	SELECT d.oid FROM d
+	UNION
+	SELECT t.oid FROM pg_catalog.pg_type t WHERE t.typtype OPERATOR(pg_catalog.=) 'p'
 ), candidates AS (
 	SELECT 'pg_catalog.pg_proc'::pg_catalog.regclass AS classid, p.oid AS objid, p.pronamespace AS nsp, p.proowner AS owner
 	FROM pg_catalog.pg_proc p
 	WHERE p.pronamespace OPERATOR(pg_catalog.=) (SELECT ours.nsp FROM ours LIMIT 1)
 		AND EXISTS (SELECT FROM our_names WHERE our_names.name OPERATOR(pg_catalog.=) p.proname)
+	UNION ALL
+	-- (a table's or view's row type: its relation)
+	SELECT CASE WHEN t.typrelid OPERATOR(pg_catalog.=) 0 THEN 'pg_catalog.pg_type'::pg_catalog.regclass
+				ELSE 'pg_catalog.pg_class'::pg_catalog.regclass END,
+		   CASE WHEN t.typrelid OPERATOR(pg_catalog.=) 0 THEN t.oid ELSE t.typrelid END,
+		   t.typnamespace, t.typowner
+	FROM pg_catalog.pg_type t
+	WHERE t.typnamespace OPERATOR(pg_catalog.=) (SELECT ours.nsp FROM ours LIMIT 1)
+		AND EXISTS (SELECT FROM our_names WHERE our_names.name OPERATOR(pg_catalog.=) t.typname)
 	UNION ALL
 	SELECT 'pg_catalog.pg_operator'::pg_catalog.regclass, o.oid, o.oprnamespace, o.oprowner
 	FROM pg_catalog.pg_operator o
@@ -1219,24 +1239,40 @@ WITH ours AS (
 		AND EXISTS (SELECT FROM our_types
 					WHERE our_types.oid OPERATOR(pg_catalog.=) o.oprleft OR our_types.oid OPERATOR(pg_catalog.=) o.oprright)
 )
-SELECT pg_catalog.pg_describe_object(c.classid, c.objid, 0), r.rolname
+SELECT pg_catalog.pg_describe_object(c.classid, c.objid, 0), r.rolname,
+	   r.rolsuper OR pg_catalog.pg_has_role(r.oid, n.nspowner, 'MEMBER')
 FROM candidates c
 	JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.nsp
 	JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) c.owner
-WHERE NOT EXISTS (SELECT FROM ours WHERE ours.classid OPERATOR(pg_catalog.=) c.classid AND ours.objid OPERATOR(pg_catalog.=) c.objid)
-	AND NOT r.rolsuper AND NOT pg_catalog.pg_has_role(r.oid, n.nspowner, 'MEMBER')
-ORDER BY 1, 2
+WHERE NOT EXISTS (SELECT FROM pg_catalog.pg_depend d
+				  WHERE d.classid OPERATOR(pg_catalog.=) c.classid AND d.objid OPERATOR(pg_catalog.=) c.objid
+					AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
+					AND d.deptype OPERATOR(pg_catalog.=) 'e')
+ORDER BY 3, 1, 2
 $fn$;
-COMMENT ON FUNCTION idgen_check_schema(pg_catalog.regnamespace) IS 'functions and operators of other roles in idgen''s schema (or in target) that a call of idgen''s could resolve to';
+COMMENT ON FUNCTION idgen_check_schema(pg_catalog.regnamespace) IS 'objects of other roles in idgen''s schema (or in target) that a call of idgen''s could resolve to, and whether their owners are trusted';
 
--- The install and the update refuse such a schema.
+-- The install and the update refuse a schema holding an untrusted one.  The
+-- function's body is run, not called: no overload of its name can stand in.
+-- Its rows come untrusted first.
 DO $$
 DECLARE
 	what pg_catalog.text;
 	who pg_catalog.name;
+	ok pg_catalog.bool;
 BEGIN
-	SELECT c.object, c.owner INTO what, who FROM idgen_check_schema() c LIMIT 1;
-	IF what IS NOT NULL THEN
+	-- the function's search_path, so that objects are named by schema (until
+	-- the script's end, when CREATE EXTENSION restores its own)
+	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+	EXECUTE (SELECT p.prosrc FROM pg_catalog.pg_proc p
+			 JOIN pg_catalog.pg_depend d ON d.objid OPERATOR(pg_catalog.=) p.oid
+				AND d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+				AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
+				AND d.deptype OPERATOR(pg_catalog.=) 'e'
+			 JOIN pg_catalog.pg_extension e ON e.oid OPERATOR(pg_catalog.=) d.refobjid
+			 WHERE e.extname OPERATOR(pg_catalog.=) 'idgen' AND p.proname OPERATOR(pg_catalog.=) 'idgen_check_schema')
+		INTO what, who, ok USING NULL::pg_catalog.regnamespace;
+	IF NOT ok THEN
 		RAISE EXCEPTION '% of role % is in idgen''s schema', what, pg_catalog.quote_ident(who)
 			USING ERRCODE = '42501',
 				DETAIL = 'A call of idgen''s function or operator of its name could run it with the caller''s privileges.',
