@@ -27,7 +27,8 @@ LANGUAGE sql AS $$
 	UNION ALL SELECT 'pg_type'::regclass, oid, NULL, typowner, typacl::text FROM pg_type
 	UNION ALL SELECT 'pg_operator'::regclass, oid, NULL, oprowner, NULL FROM pg_operator
 	UNION ALL SELECT 'pg_namespace'::regclass, oid, NULL, nspowner, nspacl::text FROM pg_namespace
-	UNION ALL SELECT 'pg_database'::regclass, oid, NULL, datdba, datacl::text FROM pg_database
+	-- (NULL is the default: the same as it, written out)
+	UNION ALL SELECT 'pg_database'::regclass, oid, NULL, datdba, coalesce(datacl, acldefault('d', datdba))::text FROM pg_database
 	UNION ALL SELECT 'pg_authid'::regclass, oid, NULL, NULL, concat_ws(' ', rolsuper, rolinherit, rolcreaterole,
 	                                                                   rolcreatedb, rolcanlogin, rolreplication, rolbypassrls)
 	FROM pg_authid
@@ -213,14 +214,47 @@ RESET ROLE;
 SELECT regress.err('CREATE EXTENSION idgen') AS install;
 DROP DOMAIN public.idgen_partitions;
 SET ROLE regress_idgen_shadow;
--- a table of that name: its row type, whose input reads the role's domain
+-- a range made under a function's name and renamed: its constructors keep
+-- the name and belong to the bootstrap superuser, judged by the type's owner
+CREATE TYPE public.idgen_retire_partitions AS RANGE (SUBTYPE = text);
+ALTER TYPE public.idgen_retire_partitions RENAME TO shadow_range;
+RESET ROLE;
+SELECT regress.err('CREATE EXTENSION idgen') AS install;
+DROP TYPE public.shadow_range;
+SET ROLE regress_idgen_shadow;
+-- not a table of that name: name('literal') is never a cast to a row type
 CREATE DOMAIN public.shadow_text AS text CHECK (public.shadow_hook(VALUE));
 CREATE TABLE public.distid_from_hex (x public.shadow_text);
 RESET ROLE;
-SELECT regress.err('CREATE EXTENSION idgen') AS install;
+CREATE EXTENSION idgen;
+SELECT * FROM public.idgen_check_schema();
+DROP EXTENSION idgen;
 DROP TABLE public.distid_from_hex;
 DROP DOMAIN public.shadow_text;
 DROP FUNCTION public.shadow_hook(text);
+-- nor does a trusted extension hide the role's function: its owner (CREATE
+-- on the database suffices) may add its own objects to it (where our build
+-- has citext; where not, nothing to run)
+CREATE TEMP TABLE laundered (refused boolean, citext_here boolean);
+SELECT pg_catalog.current_database() AS db \gset
+GRANT CREATE ON DATABASE :"db" TO regress_idgen_shadow;
+DO $$
+BEGIN
+	IF NOT EXISTS (SELECT FROM pg_catalog.pg_available_extensions WHERE name OPERATOR(pg_catalog.=) 'citext') THEN
+		INSERT INTO laundered VALUES (NULL, false);
+		RETURN;
+	END IF;
+	SET LOCAL ROLE regress_idgen_shadow;
+	CREATE EXTENSION citext SCHEMA public;
+	CREATE FUNCTION public.public_id(id bigint, key text) RETURNS uuid LANGUAGE sql AS 'SELECT NULL::uuid';
+	ALTER EXTENSION citext ADD FUNCTION public.public_id(bigint, text);
+	RESET ROLE;
+	INSERT INTO laundered SELECT split_part(regress.err('CREATE EXTENSION idgen'), ' of role', 1)
+		OPERATOR(pg_catalog.=) '42501: function public.public_id(bigint,text)', true;
+	DROP EXTENSION citext CASCADE;
+END $$;
+SELECT refused OR NOT citext_here AS refused_where_citext_is FROM laundered;
+REVOKE CREATE ON DATABASE :"db" FROM regress_idgen_shadow;
 -- an operator on idgen's type: made once 1.0 is there, refused by the update
 CREATE EXTENSION idgen VERSION '1.0';
 SET ROLE regress_idgen_shadow;

@@ -1171,15 +1171,16 @@ ALTER OPERATOR FAMILY distid_ops USING hash ADD
 -- every role could in public before PostgreSQL 15) can be chosen over
 -- idgen's for a call, even with the schema named, and runs with the
 -- caller's privileges: an overload of a function's name (a literal suits a
--- text argument better); a type, domain or table named as a function
+-- text argument better); a type or domain named as a function
 -- (name('literal') is a cast to a type of that name when no function
 -- matches exactly, which a literal never does); an operator of one of its
 -- operators' names on one of its types, an array of one, a domain over one,
 -- or a polymorphic type.  Listed here with trusted: whether the owner is a
 -- superuser or a member of the schema's owner (who may create in it), as
 -- core trusts them; an owner tells who may change an object, not who wrote
--- it (REASSIGN OWNED, a restore without owners).  Members of extensions
--- are not listed.  The install and the update refuse a schema holding an
+-- it (REASSIGN OWNED, a restore without owners).  Members of other
+-- extensions are listed too: the owner of a trusted extension may add its
+-- own objects to it.  The install and the update refuse a schema holding an
 -- untrusted one; ALTER EXTENSION ... SET SCHEMA runs no script, so $1 (the
 -- body reads it so: the scripts run the body itself) names a schema to look
 -- at first.
@@ -1216,18 +1217,23 @@ WITH ours AS (
 	UNION
 	SELECT t.oid FROM pg_catalog.pg_type t WHERE t.typtype OPERATOR(pg_catalog.=) 'p'
 ), candidates AS (
-	SELECT 'pg_catalog.pg_proc'::pg_catalog.regclass AS classid, p.oid AS objid, p.pronamespace AS nsp, p.proowner AS owner
+	-- a range's or multirange's constructor belongs to the bootstrap
+	-- superuser: judged by its type's owner
+	SELECT 'pg_catalog.pg_proc'::pg_catalog.regclass AS classid, p.oid AS objid, p.pronamespace AS nsp,
+		   coalesce((SELECT t.typowner FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) d.refobjid
+					 WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass AND d.objid OPERATOR(pg_catalog.=) p.oid
+						AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_type'::pg_catalog.regclass
+						AND d.deptype OPERATOR(pg_catalog.=) 'i' LIMIT 1), p.proowner) AS owner
 	FROM pg_catalog.pg_proc p
 	WHERE p.pronamespace OPERATOR(pg_catalog.=) (SELECT ours.nsp FROM ours LIMIT 1)
 		AND EXISTS (SELECT FROM our_names WHERE our_names.name OPERATOR(pg_catalog.=) p.proname)
 	UNION ALL
-	-- (a table's or view's row type: its relation)
-	SELECT CASE WHEN t.typrelid OPERATOR(pg_catalog.=) 0 THEN 'pg_catalog.pg_type'::pg_catalog.regclass
-				ELSE 'pg_catalog.pg_class'::pg_catalog.regclass END,
-		   CASE WHEN t.typrelid OPERATOR(pg_catalog.=) 0 THEN t.oid ELSE t.typrelid END,
-		   t.typnamespace, t.typowner
+	-- (not a relation's or composite type's row type: name('literal') is
+	-- never a cast to one)
+	SELECT 'pg_catalog.pg_type'::pg_catalog.regclass, t.oid, t.typnamespace, t.typowner
 	FROM pg_catalog.pg_type t
 	WHERE t.typnamespace OPERATOR(pg_catalog.=) (SELECT ours.nsp FROM ours LIMIT 1)
+		AND t.typrelid OPERATOR(pg_catalog.=) 0
 		AND EXISTS (SELECT FROM our_names WHERE our_names.name OPERATOR(pg_catalog.=) t.typname)
 	UNION ALL
 	SELECT 'pg_catalog.pg_operator'::pg_catalog.regclass, o.oid, o.oprnamespace, o.oprowner
@@ -1244,10 +1250,7 @@ SELECT pg_catalog.pg_describe_object(c.classid, c.objid, 0), r.rolname,
 FROM candidates c
 	JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.nsp
 	JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) c.owner
-WHERE NOT EXISTS (SELECT FROM pg_catalog.pg_depend d
-				  WHERE d.classid OPERATOR(pg_catalog.=) c.classid AND d.objid OPERATOR(pg_catalog.=) c.objid
-					AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
-					AND d.deptype OPERATOR(pg_catalog.=) 'e')
+WHERE NOT EXISTS (SELECT FROM ours WHERE ours.classid OPERATOR(pg_catalog.=) c.classid AND ours.objid OPERATOR(pg_catalog.=) c.objid)
 ORDER BY 3, 1, 2
 $fn$;
 COMMENT ON FUNCTION idgen_check_schema(pg_catalog.regnamespace) IS 'objects of other roles in idgen''s schema (or in target) that a call of idgen''s could resolve to, and whether their owners are trusted';

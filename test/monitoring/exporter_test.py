@@ -102,6 +102,7 @@ def main(exporter, queries, rules, admin_dsn, monitor_dsn, offset_file):
     admin.execute("CREATE EXTENSION idgen")
     admin.execute("CREATE ROLE idgen_monitor LOGIN")
     admin.execute("GRANT pg_monitor TO idgen_monitor")
+    admin.execute("ALTER ROLE idgen_monitor SET search_path = public")
     admin.execute("SELECT base36id_generate(), iuid_generate(1, 1), flaxid_generate(), distid_generate(),"
                   " distid128_generate(), distid_generate_dense() FROM generate_series(1, 50)")
     # another role's overload of one of idgen's names in its schema, made
