@@ -206,6 +206,18 @@ RESET ROLE;
 SELECT regress.err('CREATE EXTENSION idgen') AS install;
 DROP FUNCTION public.idgen_check_schema();
 SET ROLE regress_idgen_shadow;
+-- the object's name is the role's to choose: a line break in its type's
+-- name would forge a line of the message
+CREATE TYPE public.shadow_mood AS ENUM ('a');
+CREATE FUNCTION public.public_id(id bigint, key public.shadow_mood) RETURNS uuid LANGUAGE sql AS 'SELECT NULL::uuid';
+SELECT pg_catalog.chr(10) AS nl \gset
+ALTER TYPE public.shadow_mood RENAME TO :"nl";
+RESET ROLE;
+SELECT regress.err('CREATE EXTENSION idgen') AS install;
+SELECT pg_catalog.count(*) AS its_functions FROM pg_catalog.pg_proc WHERE proowner OPERATOR(pg_catalog.=) 'regress_idgen_shadow'::regrole;
+DROP OWNED BY regress_idgen_shadow;
+GRANT CREATE ON SCHEMA public TO regress_idgen_shadow;
+SET ROLE regress_idgen_shadow;
 -- a domain named as a function of one argument: idgen_partitions('orders')
 -- is a cast to it, whose check runs the role's function
 CREATE FUNCTION public.shadow_hook(text) RETURNS boolean LANGUAGE sql AS 'SELECT true';

@@ -2034,7 +2034,10 @@ BEGIN
 			 WHERE e.extname OPERATOR(pg_catalog.=) 'idgen' AND p.proname OPERATOR(pg_catalog.=) 'idgen_check_schema')
 		INTO what, who, ok USING NULL::pg_catalog.regnamespace;
 	IF NOT ok THEN
-		RAISE EXCEPTION '% of role % is in idgen''s schema', what, pg_catalog.quote_ident(who)
+		-- (the names in it are the role's, which may hold line breaks: each
+		-- control character shown as ?)
+		RAISE EXCEPTION '% of role % is in idgen''s schema',
+			pg_catalog.regexp_replace(what, '[[:cntrl:]]', '?', 'g'), pg_catalog.quote_ident(who)
 			USING ERRCODE = '42501',
 				DETAIL = 'A call of idgen''s function or operator of its name could run it with the caller''s privileges.',
 				HINT = 'Drop it, or install idgen into a schema no other role can create objects in.';
