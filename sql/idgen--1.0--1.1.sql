@@ -1176,9 +1176,9 @@ ALTER OPERATOR FAMILY distid_ops USING hash ADD
 -- matches exactly, which a literal never does); an operator of one of its
 -- operators' names on one of its types, an array of one, a domain over one,
 -- or a polymorphic type.  Listed here with trusted: whether the owner is a
--- superuser or a member of the schema's owner (who may create in it), as
--- core trusts them; an owner tells who may change an object, not who wrote
--- it (REASSIGN OWNED, a restore without owners).  Members of other
+-- superuser or a role that can act as the schema's owner (who may create
+-- in it), as core trusts them; an owner tells who may change an object,
+-- not who wrote it (REASSIGN OWNED, a restore without owners).  Members of other
 -- extensions are listed too: the owner of a trusted extension may add its
 -- own objects to it.  The install and the update refuse a schema holding an
 -- untrusted one; ALTER EXTENSION ... SET SCHEMA runs no script, so $1 (the
@@ -1246,7 +1246,14 @@ WITH ours AS (
 					WHERE our_types.oid OPERATOR(pg_catalog.=) o.oprleft OR our_types.oid OPERATOR(pg_catalog.=) o.oprright)
 )
 SELECT pg_catalog.pg_describe_object(c.classid, c.objid, 0), r.rolname,
-	   r.rolsuper OR pg_catalog.pg_has_role(r.oid, n.nspowner, 'MEMBER')
+	   -- a role that can act as the schema's owner: by its privileges, by SET
+	   -- ROLE, or by ADMIN OPTION (it may grant itself SET); before 16 every
+	   -- membership allows SET ROLE, from 16 on one granted WITH INHERIT
+	   -- FALSE, SET FALSE allows nothing
+	   r.rolsuper OR CASE WHEN pg_catalog.current_setting('server_version_num')::pg_catalog.int4 OPERATOR(pg_catalog.<) 160000
+			THEN pg_catalog.pg_has_role(r.oid, n.nspowner, 'MEMBER')
+			ELSE pg_catalog.pg_has_role(r.oid, n.nspowner, 'USAGE') OR pg_catalog.pg_has_role(r.oid, n.nspowner, 'SET')
+				OR pg_catalog.pg_has_role(r.oid, n.nspowner, 'MEMBER WITH ADMIN OPTION') END
 FROM candidates c
 	JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.nsp
 	JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) c.owner
