@@ -16,7 +16,7 @@ run_clients() {
 	fi
 
 	rc=0
-	/usr/bin/python3 "$src/python/test_psycopg.py" >"$dir/psycopg.log" 2>&1 || rc=$?
+	IDGEN_SERVER_LOG=$IDGEN_WORK/server.log /usr/bin/python3 "$src/python/test_psycopg.py" >"$dir/psycopg.log" 2>&1 || rc=$?
 	record_log clients-psycopg "$dir/psycopg.log" $rc
 	rc=0
 	/usr/bin/python3 "$src/python/test_psycopg2.py" >"$dir/psycopg2.log" 2>&1 || rc=$?

@@ -9,7 +9,10 @@ The regions between "README begin/end" lines are quoted verbatim in doc/clients.
 """
 import datetime
 import decimal
+import os
+import re
 import sys
+import time
 import uuid
 
 import psycopg
@@ -237,11 +240,90 @@ def not_installed():
         check_not_installed(register_idgen, conn)
 
 
+def key_in_log():
+    """doc/security.md: a key sent as a bind parameter is written to the server
+    log by two settings that any role may set, log_parameter_max_length_on_error
+    (the parameters on the CONTEXT line of what the query logs) and
+    debug_print_plan (the plan, where the key is a constant); another role of a
+    session that roles share may have left them on.  RESET ALL between the
+    roles, or both set back in the key's transaction, keeps the key out."""
+    log = os.environ.get("IDGEN_SERVER_LOG", "")
+    if not os.path.isfile(log):
+        check("key in the log: the server's log file (IDGEN_SERVER_LOG)", False, repr(log))
+        return
+
+    def logged(key):
+        # the log as written so far, without white space (a plan's lines are
+        # wrapped at a column, within a number or between two); the key in
+        # hexadecimal (a parameter's text) or as a constant's bytes (signed
+        # chars, in decimal: sixteen random ones match nothing else)
+        time.sleep(0.3)
+        with open(log, encoding="utf-8", errors="replace") as f:
+            text = re.sub(r"\s", "", f.read())
+        as_bytes = "".join(str(b - 256 if b > 127 else b) for b in key)
+        return key.hex() in text or as_bytes in text
+
+    def mallory_leaves(cur):
+        cur.execute("SET ROLE regress_mallory")
+        cur.execute("SET debug_print_plan = on")
+        cur.execute("SET log_parameter_max_length_on_error = -1")
+        cur.execute("RESET ROLE")
+
+    def calls(conn, cur, key):
+        # a call, and one that fails (no public id of a negative id), whose
+        # error is a message of the query with its CONTEXT line
+        cur.execute("SELECT public_id(g, %s) FROM generate_series(1, 2) AS g", (key,))
+        try:
+            with conn.transaction():
+                cur.execute("SELECT public_id(g, %s) FROM generate_series(-1, -1) AS g", (key,))
+            check("key in the log: public_id() of -1 fails", False)
+        except psycopg.Error:
+            pass
+
+    with psycopg.connect(autocommit=True) as conn:
+        cur = conn.cursor()
+        cur.execute("CREATE ROLE regress_mallory")
+        cur.execute("CREATE ROLE regress_app")
+        try:
+            # the risk: the app's call after the settings mallory left
+            key = os.urandom(16)
+            mallory_leaves(cur)
+            cur.execute("SET ROLE regress_app")
+            calls(conn, cur, key)
+            cur.execute("RESET ROLE")
+            check("key in the log: a bind parameter is logged after another role's "
+                  "debug_print_plan and log_parameter_max_length_on_error", logged(key))
+            # RESET ALL between the roles
+            key = os.urandom(16)
+            mallory_leaves(cur)
+            cur.execute("RESET ALL")
+            cur.execute("SET ROLE regress_app")
+            calls(conn, cur, key)
+            cur.execute("RESET ROLE")
+            check("key in the log: not after RESET ALL between the roles", not logged(key))
+            # both set back in the key's transaction
+            key = os.urandom(16)
+            mallory_leaves(cur)
+            cur.execute("SET ROLE regress_app")
+            with conn.transaction():
+                cur.execute("SET LOCAL log_parameter_max_length_on_error = 0")
+                cur.execute("SET LOCAL debug_print_plan = off")
+                calls(conn, cur, key)
+            check("key in the log: not with both set back by SET LOCAL in the key's transaction",
+                  not logged(key))
+        finally:
+            cur.execute("RESET ALL")
+            cur.execute("RESET ROLE")
+            cur.execute("DROP ROLE regress_mallory")
+            cur.execute("DROP ROLE regress_app")
+
+
 def main():
     guarded("not installed", not_installed)
     guarded("without adapters", without_adapters)
     guarded("README example", readme_example)
     guarded("psycopg_pool", pool)
+    guarded("key in the log", key_in_log)
     with psycopg.connect(autocommit=True) as conn:
         register_idgen(conn)
         for binary in (False, True):
