@@ -337,26 +337,34 @@ CREATE EXTENSION idgen SCHEMA regress_owned;
 SELECT object, trusted FROM regress_owned.idgen_check_schema();
 DROP EXTENSION idgen;
 -- a member of the schema's owner is trusted when it can act as the owner:
--- by its privileges, by SET ROLE, or by ADMIN OPTION (it may grant itself
--- SET); from 16 on a membership granted WITH INHERIT FALSE, SET FALSE
--- allows none of these and is no trust (before 16 every membership allows
--- SET ROLE: there the role is given none)
+-- by its privileges, by SET ROLE, by ADMIN OPTION (it may grant itself
+-- SET), or by SET ROLE to a role with the owner's privileges; from 16 on a
+-- membership granted WITH INHERIT FALSE, SET FALSE allows none of these,
+-- directly or as a link to a holder of ADMIN OPTION, and is no trust
+-- (before 16 every membership allows SET ROLE: there those roles are given
+-- none)
 CREATE ROLE regress_idgen_m_inherit;
 CREATE ROLE regress_idgen_m_set NOINHERIT;
 CREATE ROLE regress_idgen_m_admin NOINHERIT;
+CREATE ROLE regress_idgen_m_setinh NOINHERIT;
 CREATE ROLE regress_idgen_m_none NOINHERIT;
-GRANT CREATE ON SCHEMA regress_owned TO regress_idgen_m_inherit, regress_idgen_m_set, regress_idgen_m_admin, regress_idgen_m_none;
+CREATE ROLE regress_idgen_m_via NOINHERIT;
+GRANT CREATE ON SCHEMA regress_owned TO regress_idgen_m_inherit, regress_idgen_m_set, regress_idgen_m_admin,
+	regress_idgen_m_setinh, regress_idgen_m_none, regress_idgen_m_via;
 DO $$
 BEGIN
 	IF pg_catalog.current_setting('server_version_num')::int >= 160000 THEN
 		EXECUTE 'GRANT regress_idgen_owner TO regress_idgen_m_inherit WITH INHERIT TRUE, SET FALSE';
 		EXECUTE 'GRANT regress_idgen_owner TO regress_idgen_m_set WITH INHERIT FALSE, SET TRUE';
 		EXECUTE 'GRANT regress_idgen_owner TO regress_idgen_m_admin WITH INHERIT FALSE, SET FALSE, ADMIN TRUE';
+		EXECUTE 'GRANT regress_idgen_m_inherit TO regress_idgen_m_setinh WITH INHERIT FALSE, SET TRUE';
 		EXECUTE 'GRANT regress_idgen_owner TO regress_idgen_m_none WITH INHERIT FALSE, SET FALSE';
+		EXECUTE 'GRANT regress_idgen_m_admin TO regress_idgen_m_via WITH INHERIT FALSE, SET FALSE';
 	ELSE
 		GRANT regress_idgen_owner TO regress_idgen_m_inherit;
 		GRANT regress_idgen_owner TO regress_idgen_m_set;
 		GRANT regress_idgen_owner TO regress_idgen_m_admin WITH ADMIN OPTION;
+		GRANT regress_idgen_m_inherit TO regress_idgen_m_setinh;
 	END IF;
 END
 $$;
@@ -366,16 +374,23 @@ SET ROLE regress_idgen_m_set;
 CREATE FUNCTION regress_owned.public_id(id smallint, key text) RETURNS uuid LANGUAGE sql AS 'SELECT NULL::uuid';
 SET ROLE regress_idgen_m_admin;
 CREATE FUNCTION regress_owned.public_id(id numeric, key text) RETURNS uuid LANGUAGE sql AS 'SELECT NULL::uuid';
+SET ROLE regress_idgen_m_setinh;
+CREATE FUNCTION regress_owned.public_id(id bigint, key varchar) RETURNS uuid LANGUAGE sql AS 'SELECT NULL::uuid';
 SET ROLE regress_idgen_m_none;
 CREATE FUNCTION regress_owned.public_id(id real, key text) RETURNS uuid LANGUAGE sql AS 'SELECT NULL::uuid';
+SET ROLE regress_idgen_m_via;
+CREATE FUNCTION regress_owned.public_id(id double precision, key text) RETURNS uuid LANGUAGE sql AS 'SELECT NULL::uuid';
 RESET ROLE;
+SELECT regress.err('CREATE EXTENSION idgen SCHEMA regress_owned') AS install;
+DROP FUNCTION regress_owned.public_id(double precision, text);
 SELECT regress.err('CREATE EXTENSION idgen SCHEMA regress_owned') AS install;
 DROP FUNCTION regress_owned.public_id(real, text);
 CREATE EXTENSION idgen SCHEMA regress_owned;
 SELECT object, owner, trusted FROM regress_owned.idgen_check_schema();
 DROP EXTENSION idgen;
 DROP SCHEMA regress_owned CASCADE;
-DROP ROLE regress_idgen_m_inherit, regress_idgen_m_set, regress_idgen_m_admin, regress_idgen_m_none;
+DROP ROLE regress_idgen_m_inherit, regress_idgen_m_set, regress_idgen_m_admin, regress_idgen_m_setinh,
+	regress_idgen_m_none, regress_idgen_m_via;
 DROP ROLE regress_idgen_owner;
 DROP SCHEMA regress_ids;
 -- the role is what it was

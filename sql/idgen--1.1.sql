@@ -2004,14 +2004,25 @@ WITH ours AS (
 					WHERE our_types.oid OPERATOR(pg_catalog.=) o.oprleft OR our_types.oid OPERATOR(pg_catalog.=) o.oprright)
 )
 SELECT pg_catalog.pg_describe_object(c.classid, c.objid, 0), r.rolname,
-	   -- a role that can act as the schema's owner: by its privileges, by SET
-	   -- ROLE, or by ADMIN OPTION (it may grant itself SET); before 16 every
-	   -- membership allows SET ROLE, from 16 on one granted WITH INHERIT
-	   -- FALSE, SET FALSE allows nothing
+	   -- a role that can act as the schema's owner.  Before 16 every member
+	   -- may SET ROLE to it.  From 16 on a membership may allow nothing
+	   -- (WITH INHERIT FALSE, SET FALSE), at any link of a chain: the role
+	   -- must be able to SET ROLE (to itself, at least) to a superuser, to a
+	   -- role with the owner's privileges, or to one with the privileges of
+	   -- a holder of ADMIN OPTION on the owner, which may grant itself the
+	   -- rest (for public, owned by pg_database_owner: on the database's owner)
 	   r.rolsuper OR CASE WHEN pg_catalog.current_setting('server_version_num')::pg_catalog.int4 OPERATOR(pg_catalog.<) 160000
 			THEN pg_catalog.pg_has_role(r.oid, n.nspowner, 'MEMBER')
-			ELSE pg_catalog.pg_has_role(r.oid, n.nspowner, 'USAGE') OR pg_catalog.pg_has_role(r.oid, n.nspowner, 'SET')
-				OR pg_catalog.pg_has_role(r.oid, n.nspowner, 'MEMBER WITH ADMIN OPTION') END
+			ELSE EXISTS (SELECT FROM pg_catalog.pg_roles b
+				WHERE pg_catalog.pg_has_role(r.oid, b.oid, 'SET')
+					AND (b.rolsuper OR pg_catalog.pg_has_role(b.oid, n.nspowner, 'USAGE')
+						OR EXISTS (SELECT FROM pg_catalog.pg_auth_members m
+							WHERE m.admin_option
+								AND (m.roleid OPERATOR(pg_catalog.=) n.nspowner
+									OR (n.nspowner OPERATOR(pg_catalog.=) 'pg_database_owner'::pg_catalog.regrole
+										AND m.roleid OPERATOR(pg_catalog.=) (SELECT d.datdba FROM pg_catalog.pg_database d
+											WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())))
+								AND pg_catalog.pg_has_role(b.oid, m.member, 'USAGE')))) END
 FROM candidates c
 	JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.nsp
 	JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) c.owner
