@@ -245,78 +245,122 @@ def key_in_log():
     log by two settings that any role may set, log_parameter_max_length_on_error
     (the parameters on the CONTEXT line of what the query logs) and
     debug_print_plan (the plan, where the key is a constant); another role of a
-    session that roles share may have left them on.  RESET ALL between the
-    roles, or both set back in the key's transaction, keeps the key out."""
+    session that roles share may have left them on, for the session or as the
+    login role's default, to which RESET ALL returns.  Both set back by SET
+    LOCAL in the key's transaction keep the key out."""
     log = os.environ.get("IDGEN_SERVER_LOG", "")
     if not os.path.isfile(log):
         check("key in the log: the server's log file (IDGEN_SERVER_LOG)", False, repr(log))
         return
 
-    def logged(key):
-        # the log as written so far, without white space (a plan's lines are
-        # wrapped at a column, within a number or between two); the key in
-        # hexadecimal (a parameter's text) or as a constant's bytes (signed
-        # chars, in decimal: sixteen random ones match nothing else)
-        time.sleep(0.3)
-        with open(log, encoding="utf-8", errors="replace") as f:
-            text = re.sub(r"\s", "", f.read())
-        as_bytes = "".join(str(b - 256 if b > 127 else b) for b in key)
-        return key.hex() in text or as_bytes in text
+    def logged(conn, key):
+        # the log up to a line the server writes after the calls, without
+        # white space (a plan's lines are wrapped at a column, within a
+        # number or between two): whether it has the key in hexadecimal (a
+        # parameter's text) and as a constant's bytes (in decimal, signed
+        # or unsigned chars: sixteen random ones match nothing else)
+        marker = "key-in-log-" + os.urandom(8).hex()
+        conn.execute(f"DO $$ BEGIN RAISE LOG '{marker}'; END $$")
+        for _ in range(100):
+            with open(log, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+            if marker in text:
+                break
+            time.sleep(0.1)
+        else:
+            check("key in the log: the server's log is written", False, marker)
+        text = re.sub(r"\s", "", text)
+        signed = "".join(str(b - 256 if b > 127 else b) for b in key)
+        unsigned = "".join(str(b) for b in key)
+        return key.hex() in text, signed in text or unsigned in text
 
-    def mallory_leaves(cur):
-        cur.execute("SET ROLE regress_mallory")
-        cur.execute("SET debug_print_plan = on")
-        cur.execute("SET log_parameter_max_length_on_error = -1")
-        cur.execute("RESET ROLE")
+    def leave(conn, settings):
+        # what another role leaves behind in the session
+        conn.execute("SET ROLE regress_mallory")
+        for setting in settings:
+            conn.execute(f"SET {setting}")
+        conn.execute("RESET ROLE")
 
-    def calls(conn, cur, key):
+    def calls(conn, key):
         # a call, and one that fails (no public id of a negative id), whose
         # error is a message of the query with its CONTEXT line
-        cur.execute("SELECT public_id(g, %s) FROM generate_series(1, 2) AS g", (key,))
+        conn.execute("SELECT public_id(g, %s) FROM generate_series(1, 2) AS g", (key,))
         try:
             with conn.transaction():
-                cur.execute("SELECT public_id(g, %s) FROM generate_series(-1, -1) AS g", (key,))
+                conn.execute("SELECT public_id(g, %s) FROM generate_series(-1, -1) AS g", (key,))
             check("key in the log: public_id() of -1 fails", False)
         except psycopg.Error:
             pass
 
-    with psycopg.connect(autocommit=True) as conn:
-        cur = conn.cursor()
-        cur.execute("CREATE ROLE regress_mallory")
-        cur.execute("CREATE ROLE regress_app")
-        try:
-            # the risk: the app's call after the settings mallory left
-            key = os.urandom(16)
-            mallory_leaves(cur)
-            cur.execute("SET ROLE regress_app")
-            calls(conn, cur, key)
-            cur.execute("RESET ROLE")
-            check("key in the log: a bind parameter is logged after another role's "
-                  "debug_print_plan and log_parameter_max_length_on_error", logged(key))
-            # RESET ALL between the roles
-            key = os.urandom(16)
-            mallory_leaves(cur)
-            cur.execute("RESET ALL")
-            cur.execute("SET ROLE regress_app")
-            calls(conn, cur, key)
-            cur.execute("RESET ROLE")
-            check("key in the log: not after RESET ALL between the roles", not logged(key))
-            # both set back in the key's transaction
-            key = os.urandom(16)
-            mallory_leaves(cur)
-            cur.execute("SET ROLE regress_app")
-            with conn.transaction():
-                cur.execute("SET LOCAL log_parameter_max_length_on_error = 0")
-                cur.execute("SET LOCAL debug_print_plan = off")
-                calls(conn, cur, key)
-            check("key in the log: not with both set back by SET LOCAL in the key's transaction",
-                  not logged(key))
-        finally:
-            cur.execute("RESET ALL")
-            cur.execute("RESET ROLE")
-            cur.execute("DROP ROLE regress_mallory")
-            cur.execute("DROP ROLE regress_app")
+    def set_back(conn, key):
+        # the key's transaction, both set back first
+        with conn.transaction():
+            conn.execute("SET LOCAL log_parameter_max_length_on_error = 0")
+            conn.execute("SET LOCAL debug_print_plan = off")
+            calls(conn, key)
 
+    both = ("debug_print_plan = on", "log_parameter_max_length_on_error = -1")
+    with psycopg.connect(autocommit=True) as conn:
+        conn.execute("CREATE ROLE regress_mallory")
+        conn.execute("CREATE ROLE regress_app")
+        conn.execute("CREATE ROLE regress_pool LOGIN")
+        conn.execute("GRANT regress_mallory TO regress_pool")
+        try:
+            # each setting alone, as another role left it
+            key = os.urandom(16)
+            leave(conn, both[:1])
+            conn.execute("SET ROLE regress_app")
+            calls(conn, key)
+            conn.execute("RESET ALL")
+            check("key in the log: debug_print_plan writes it in the plan",
+                  logged(conn, key) == (False, True))
+            key = os.urandom(16)
+            leave(conn, both[1:])
+            conn.execute("SET ROLE regress_app")
+            calls(conn, key)
+            conn.execute("RESET ALL")
+            check("key in the log: log_parameter_max_length_on_error writes it with the error",
+                  logged(conn, key) == (True, False))
+            # both, set back in the key's transaction
+            key = os.urandom(16)
+            leave(conn, both)
+            conn.execute("SET ROLE regress_app")
+            set_back(conn, key)
+            conn.execute("RESET ALL")
+            check("key in the log: not with both set back by SET LOCAL in the key's transaction",
+                  logged(conn, key) == (False, False))
+            # RESET ALL undoes what the session set
+            key = os.urandom(16)
+            leave(conn, both)
+            conn.execute("RESET ALL")
+            conn.execute("SET ROLE regress_app")
+            calls(conn, key)
+            conn.execute("RESET ALL")
+            check("key in the log: not after RESET ALL of what another role set in the session",
+                  logged(conn, key) == (False, False))
+            # but not what a role made the login role's default: the pool's
+            # login role, back by RESET ROLE, sets its own defaults
+            with psycopg.connect(user="regress_pool", autocommit=True) as pool:
+                pool.execute("SET ROLE regress_mallory")
+                pool.execute("RESET ROLE")
+                for setting in both:
+                    pool.execute(f"ALTER ROLE CURRENT_USER SET {setting}")
+            with psycopg.connect(user="regress_pool", autocommit=True) as pool:
+                key = os.urandom(16)
+                pool.execute("RESET ALL")
+                calls(pool, key)
+                check("key in the log: after RESET ALL, from the login role's defaults",
+                      logged(conn, key) == (True, True))
+                key = os.urandom(16)
+                set_back(pool, key)
+                check("key in the log: not with both set back by SET LOCAL, whatever the defaults",
+                      logged(conn, key) == (False, False))
+        finally:
+            conn.execute("RESET ALL")
+            conn.execute("RESET ROLE")
+            conn.execute("DROP ROLE regress_pool")
+            conn.execute("DROP ROLE regress_mallory")
+            conn.execute("DROP ROLE regress_app")
 
 def main():
     guarded("not installed", not_installed)
