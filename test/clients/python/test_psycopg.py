@@ -300,44 +300,35 @@ def key_in_log():
             calls(conn, key)
 
     both = ("debug_print_plan = on", "log_parameter_max_length_on_error = -1")
+
+    def after(settings, send, reset_first=False):
+        # another role leaves SETTINGS in the session, the app sends a new
+        # key by SEND: what of it the log has
+        key = os.urandom(16)
+        leave(conn, settings)
+        if reset_first:
+            conn.execute("RESET ALL")
+        conn.execute("SET ROLE regress_app")
+        send(conn, key)
+        conn.execute("RESET ALL")
+        return logged(conn, key)
+
     with psycopg.connect(autocommit=True) as conn:
         conn.execute("CREATE ROLE regress_mallory")
         conn.execute("CREATE ROLE regress_app")
         conn.execute("CREATE ROLE regress_pool LOGIN")
         conn.execute("GRANT regress_mallory TO regress_pool")
         try:
-            # each setting alone, as another role left it
-            key = os.urandom(16)
-            leave(conn, both[:1])
-            conn.execute("SET ROLE regress_app")
-            calls(conn, key)
-            conn.execute("RESET ALL")
+            # each setting alone, as another role left it; both, set back
+            # in the key's transaction; both, undone by RESET ALL first
             check("key in the log: debug_print_plan writes it in the plan",
-                  logged(conn, key) == (False, True))
-            key = os.urandom(16)
-            leave(conn, both[1:])
-            conn.execute("SET ROLE regress_app")
-            calls(conn, key)
-            conn.execute("RESET ALL")
+                  after(both[:1], calls) == (False, True))
             check("key in the log: log_parameter_max_length_on_error writes it with the error",
-                  logged(conn, key) == (True, False))
-            # both, set back in the key's transaction
-            key = os.urandom(16)
-            leave(conn, both)
-            conn.execute("SET ROLE regress_app")
-            set_back(conn, key)
-            conn.execute("RESET ALL")
+                  after(both[1:], calls) == (True, False))
             check("key in the log: not with both set back by SET LOCAL in the key's transaction",
-                  logged(conn, key) == (False, False))
-            # RESET ALL undoes what the session set
-            key = os.urandom(16)
-            leave(conn, both)
-            conn.execute("RESET ALL")
-            conn.execute("SET ROLE regress_app")
-            calls(conn, key)
-            conn.execute("RESET ALL")
+                  after(both, set_back) == (False, False))
             check("key in the log: not after RESET ALL of what another role set in the session",
-                  logged(conn, key) == (False, False))
+                  after(both, calls, reset_first=True) == (False, False))
             # but not what a role made the login role's default: the pool's
             # login role, back by RESET ROLE, sets its own defaults
             with psycopg.connect(user="regress_pool", autocommit=True) as pool:
@@ -361,6 +352,7 @@ def key_in_log():
             conn.execute("DROP ROLE regress_pool")
             conn.execute("DROP ROLE regress_mallory")
             conn.execute("DROP ROLE regress_app")
+
 
 def main():
     guarded("not installed", not_installed)
