@@ -1936,9 +1936,9 @@ ALTER OPERATOR FAMILY distid_ops USING hash ADD
 -- or a polymorphic type.  Listed here with trusted: whether the owner is a
 -- superuser or a role that can act as the schema's owner (who may create
 -- in it), as core trusts them; an owner tells who may change an object,
--- not who wrote it (REASSIGN OWNED, a restore without owners).  Members of other
--- extensions are listed too: the owner of a trusted extension may add its
--- own objects to it.  The install and the update refuse a schema holding an
+-- not who wrote it (REASSIGN OWNED, a restore without owners).  Members of
+-- other extensions are listed too: the owner of a trusted extension may
+-- add its own objects to it.  The install and the update refuse a schema holding an
 -- untrusted one; ALTER EXTENSION ... SET SCHEMA runs no script, so $1 (the
 -- body reads it so: the scripts run the body itself) names a schema to look
 -- at first.
