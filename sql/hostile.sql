@@ -391,6 +391,27 @@ DROP EXTENSION idgen;
 DROP SCHEMA regress_owned CASCADE;
 DROP ROLE regress_idgen_m_inherit, regress_idgen_m_set, regress_idgen_m_admin, regress_idgen_m_setinh,
 	regress_idgen_m_none, regress_idgen_m_via;
+-- from 16 on ADMIN OPTION on a superuser is no way to become it (only a
+-- superuser may grant a superuser): a schema a superuser role owns, and a
+-- role with ADMIN OPTION alone on it (atk12: trusted, its overload made
+-- the role superuser); before 16 the role is given none
+CREATE ROLE regress_idgen_super SUPERUSER;
+CREATE ROLE regress_idgen_m_superadmin NOINHERIT;
+CREATE SCHEMA regress_super AUTHORIZATION regress_idgen_super;
+GRANT CREATE ON SCHEMA regress_super TO regress_idgen_m_superadmin;
+DO $$
+BEGIN
+	IF pg_catalog.current_setting('server_version_num')::int >= 160000 THEN
+		EXECUTE 'GRANT regress_idgen_super TO regress_idgen_m_superadmin WITH INHERIT FALSE, SET FALSE, ADMIN TRUE';
+	END IF;
+END
+$$;
+SET ROLE regress_idgen_m_superadmin;
+CREATE FUNCTION regress_super.public_id(id bigint, key text) RETURNS uuid LANGUAGE sql AS 'SELECT NULL::uuid';
+RESET ROLE;
+SELECT regress.err('CREATE EXTENSION idgen SCHEMA regress_super') AS install;
+DROP SCHEMA regress_super CASCADE;
+DROP ROLE regress_idgen_m_superadmin, regress_idgen_super;
 DROP ROLE regress_idgen_owner;
 DROP SCHEMA regress_ids;
 -- the role is what it was

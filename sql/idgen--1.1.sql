@@ -2010,7 +2010,9 @@ SELECT pg_catalog.pg_describe_object(c.classid, c.objid, 0), r.rolname,
 	   -- must be able to SET ROLE (to itself, at least) to a superuser, to a
 	   -- role with the owner's privileges, or to one with the privileges of
 	   -- a holder of ADMIN OPTION on the owner, which may grant itself the
-	   -- rest (for public, owned by pg_database_owner: on the database's owner)
+	   -- rest (for public, owned by pg_database_owner: on the database's
+	   -- owner), unless the owner is a superuser, which only a superuser may
+	   -- grant
 	   r.rolsuper OR CASE WHEN pg_catalog.current_setting('server_version_num')::pg_catalog.int4 OPERATOR(pg_catalog.<) 160000
 			THEN pg_catalog.pg_has_role(r.oid, n.nspowner, 'MEMBER')
 			ELSE EXISTS (SELECT FROM pg_catalog.pg_roles b
@@ -2018,6 +2020,8 @@ SELECT pg_catalog.pg_describe_object(c.classid, c.objid, 0), r.rolname,
 					AND (b.rolsuper OR pg_catalog.pg_has_role(b.oid, n.nspowner, 'USAGE')
 						OR EXISTS (SELECT FROM pg_catalog.pg_auth_members m
 							WHERE m.admin_option
+								AND NOT EXISTS (SELECT FROM pg_catalog.pg_roles s
+									WHERE s.oid OPERATOR(pg_catalog.=) m.roleid AND s.rolsuper)
 								AND (m.roleid OPERATOR(pg_catalog.=) n.nspowner
 									OR (n.nspowner OPERATOR(pg_catalog.=) 'pg_database_owner'::pg_catalog.regrole
 										AND m.roleid OPERATOR(pg_catalog.=) (SELECT d.datdba FROM pg_catalog.pg_database d
